@@ -1,0 +1,1 @@
+"""nampi generator: spec/*.yaml -> templates/*.j2 -> generated/."""

@@ -1,0 +1,30 @@
+"""The Jinja2 environment: strict, whitespace-controlled, filters registered in one place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+
+
+def upper_snake(name: str) -> str:
+    """MPI_Allgatherv -> MPI_ALLGATHERV (for NAMPI_HAVE_* macros)."""
+    return name.upper()
+
+
+FILTERS = {
+    "upper_snake": upper_snake,
+}
+
+
+def make_environment(template_dir: Path) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(template_dir)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(FILTERS)
+    return env
