@@ -1,0 +1,115 @@
+"""The generated call-count tests: for every binding form and every subset of
+its inferable parameters that the caller gives, one doctest case asserting the
+exact multiset of MPI calls (from rules.yaml) and the received data."""
+
+from __future__ import annotations
+
+from .cpp import param_id  # noqa: F401  (kept for symmetry with cpp.py users)
+from .errors import SpecError
+from .model import Binding, Form, FormParam, subsets
+
+
+def _factory_for_given(p: FormParam) -> tuple[str, str]:
+    """The role and factory a test uses to give parameter p."""
+    factories = p.param.factories
+    for role in ("in", "inout", "out"):
+        if role in factories:
+            return role, factories[role]
+    raise AssertionError(p.name)
+
+
+def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, str, list[str]]:
+    """(role, C++ argument, declarations) for giving p in a test."""
+    role, factory = _factory_for_given(p)
+    if role == "in" or (p.required and p.name in test.get("args", {})):
+        source = test.get("args", {}) if p.required else test.get("given", {})
+        if p.name not in source:
+            key = "args" if p.required else "given"
+            raise SpecError(form.where, f"{binding.name}: test.{key} lacks an expression for '{p.name}'")
+        return role, f"{factory}({source[p.name]})", []
+    if form.primary is not None and p.name == form.primary.name:
+        return role, f"{factory}<nampi::resize_to_fit>(result)", []
+    storage = f"{p.name}_storage"
+    return role, f"{factory}<nampi::resize_to_fit>({storage})", [f"{p.storage} {storage}{{}};"]
+
+
+def cases(binding: Binding, form: Form) -> list[dict]:
+    test = form.test if form.test is not None else binding.regular.test
+    inferable = [p.name for p in form.inferable]
+    out = []
+    for given in subsets(inferable):
+        args, decls, computed = [], [], set()
+        primary_given = False
+        for p in form.params:
+            if p.required or p.name in given:
+                role, arg, d = _arg(p, form, test, binding)
+                args.append(arg)
+                decls += d
+                if role != "in":
+                    computed.add(p.name)
+                if form.primary is not None and p.name == form.primary.name:
+                    primary_given = True
+            else:
+                computed.add(p.name)
+        calls = form.expected_calls(binding.mpi, {c for c in computed if form.param(c).default is not None})
+        omitted = [n for n in inferable if n not in given]
+        name = f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: given {{{', '.join(given)}}}, omitted {{{', '.join(omitted)}}}"
+        returns = form.primary is not None and form.primary.returned_if_omitted
+        out.append(
+            {
+                "name": name,
+                "args": ", ".join(args),
+                "decls": decls,
+                "calls": calls,
+                "declare_result": primary_given,
+                "assign_result": returns and not primary_given,
+                "call_prefix": "result = " if (returns and not primary_given) else "",
+            }
+        )
+    return out
+
+
+def test_view(binding: Binding) -> dict:
+    forms = []
+    for form in binding.forms:
+        test = form.test if form.test is not None else binding.regular.test
+        forms.append(
+            {
+                "min_ranks": test.get("min_ranks", 1),
+                "setup": test.get("setup", ""),
+                "active": test.get("active", "true"),
+                "peer": test.get("peer", ""),
+                "expect": test.get("expect"),
+                "check": test.get("check", "CHECK(result == expected);"),
+                "returns": form.primary is not None,
+                "cases": cases(binding, form),
+            }
+        )
+    return {"name": binding.name, "source": binding.source, "forms": forms}
+
+
+def doc_view(binding: Binding) -> dict:
+    """The reference page: parameters, defaults, and the MPI calls of each form."""
+    forms = []
+    for form in binding.forms:
+        rows = []
+        inferable = [p.name for p in form.inferable]
+        for case in cases(binding, form):
+            rows.append({"case": case["name"].split(": ", 1)[1], "calls": case["calls"]})
+        forms.append(
+            {
+                "kind": form.kind,
+                "params": [
+                    {
+                        "name": p.name,
+                        "doc": p.param.doc,
+                        "how": "required" if p.required and not p.default else (p.default.text if p.default else ""),
+                        "factories": ", ".join(f"`{f}()`" for f in p.param.factories.values()),
+                    }
+                    for p in form.params
+                ],
+                "inferable": inferable,
+                "rows": rows,
+            }
+        )
+    return {"name": binding.name, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms}

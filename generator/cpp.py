@@ -1,0 +1,160 @@
+"""C++ spellings of the bindings model, computed here so templates only loop
+and fill in. Every function returns plain data (strings, lists, dicts)."""
+
+from __future__ import annotations
+
+from .model import Binding, Form, FormParam, Parameter
+
+ID = "nampi::param_id::{}"
+
+
+def param_id(name: str) -> str:
+    return ID.format(name)
+
+
+def _has(name: str) -> str:
+    return f"nampi::detail::has_param<{param_id(name)}, Args...>"
+
+
+def form_label(binding: Binding, form: Form) -> str:
+    return binding.name + (" (in place, with send_recv_buf)" if form.kind == "in_place" else "")
+
+
+def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> list[dict]:
+    """Compile-time checks of one form: a condition and the message naming the
+    call and the parameter. The call's body compiles only if all hold."""
+    label = form_label(binding, form)
+    out = [
+        {
+            "cond": "nampi::detail::all_named<Args...>",
+            "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
+        }
+    ]
+    if form.element_template:
+        out.append(
+            {
+                "cond": f"!std::is_same_v<T, nampi::detail::unspecified_element> || {_has(form.primary.name)}",
+                "msg": f"nampi: {label}: name the element type ({binding.name}<T>(...)) or pass {form.primary.name}",
+            }
+        )
+    accepted = {p.name for p in form.params}
+    for p in form.params:
+        if p.required:
+            out.append({"cond": _has(p.name), "msg": f"nampi: {label}: missing required parameter '{p.name}'"})
+    for p in form.params:
+        out.append(
+            {
+                "cond": f"nampi::detail::count_of<{param_id(p.name)}, Args...> <= 1",
+                "msg": f"nampi: {label}: parameter '{p.name}' given more than once",
+            }
+        )
+    for p in form.params:
+        if p.required and p.default is None:
+            for role in ("out",):
+                if role in p.param.factories:
+                    out.append(
+                        {
+                            "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::{role}",
+                            "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories[role]}() cannot return it",
+                        }
+                    )
+    for name in sorted(parameters):
+        if name not in accepted:
+            verb = "ignores" if form.kind == "in_place" else "does not take"
+            out.append({"cond": f"!{_has(name)}", "msg": f"nampi: {label} {verb} parameter '{name}'"})
+    return out
+
+
+def _slot(p: FormParam) -> str:
+    returned = "true" if p.returned_if_omitted else "false"
+    return (
+        f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {p.storage}, nampi::{p.policy}, {returned}>(args...);"
+    )
+
+
+def _rule_call(p: FormParam) -> str:
+    args = ", ".join([p.name, "ctx"] + list(p.default.args))
+    return f"if constexpr (decltype({p.name})::computed) {p.default.rule.helper}({args});"
+
+
+def _mpi_arg(arg: str, form: Form) -> str:
+    if arg == "comm":
+        return "ctx.comm"
+    if arg.startswith("MPI_"):
+        return arg
+    return f"nampi::detail::to_mpi_{form.param(arg).param.to_mpi}({arg})"
+
+
+def body(binding: Binding, form: Form) -> dict:
+    primary = form.primary.name if form.primary else None
+    others = [p.name for p in form.params if p.name != primary]
+    return {
+        "slots": [_slot(p) for p in form.params],
+        "rules": [_rule_call(p) for p in form.rule_order],
+        "mpi_call": f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, '
+        + ", ".join(_mpi_arg(a, form) for a in form.mpi_args)
+        + ");",
+        "result": "return nampi::detail::make_result<std::remove_cvref_t<Args>...>("
+        + ", ".join([primary or "nampi::detail::no_primary"] + others)
+        + ");",
+    }
+
+
+def check_struct_name(binding: Binding, form: Form) -> str:
+    return f"{binding.name}{'_in_place' if form.kind == 'in_place' else ''}_check"
+
+
+def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
+    forms = []
+    for form in binding.forms:
+        forms.append(
+            {
+                "kind": form.kind,
+                "check_struct": check_struct_name(binding, form),
+                "checks": checks(binding, form, parameters),
+                "body": body(binding, form),
+            }
+        )
+    template_head = (
+        "template <typename T = nampi::detail::unspecified_element, typename... Args>"
+        if binding.regular.element_template
+        else "template <typename... Args>"
+    )
+    return {
+        "name": binding.name,
+        "mpi": binding.mpi,
+        "source": binding.source,
+        "doc": binding.doc,
+        "template_head": template_head,
+        "check_template_head": template_head.replace("typename... Args", "typename... Args"),
+        "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
+        "forms": forms,
+        "params": [
+            {"name": p.name, "doc": p.param.doc, "how": _how(p)} for p in binding.regular.params
+        ],
+    }
+
+
+def _how(p: FormParam) -> str:
+    if p.required and p.default is None:
+        return "required"
+    if p.required:
+        return f"required; sized by {p.default.text}"
+    return f"default: {p.default.text}"
+
+
+def factories(parameters: dict[str, Parameter]) -> list[dict]:
+    """One entry per factory function of the vocabulary."""
+    out = []
+    for p in parameters.values():
+        for role, fname in sorted(p.factories.items()):
+            out.append(
+                {
+                    "param": p.name,
+                    "name": fname,
+                    "role": role,
+                    "doc": p.doc,
+                    "default_storage": p.storage if p.storage and "element" not in p.storage else None,
+                }
+            )
+    return sorted(out, key=lambda f: f["name"])

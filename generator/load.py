@@ -1,0 +1,187 @@
+"""Stage 1: load spec/parameters.yaml, spec/rules.yaml and spec/bindings/*.yaml,
+validate them against their schemas, and build the model with every
+cross-reference checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import SpecError, Where
+from .model import (
+    ELEMENT_STORAGE,
+    Binding,
+    Form,
+    FormParam,
+    Parameter,
+    Rule,
+    RuleArg,
+    order_rules,
+    parse_rule_call,
+)
+from .schema import load_schema, validate
+from .yamlload import load_yaml, where_of
+
+# MPI arguments that are not parameters: the communicator and MPI constants.
+COMM_ARG = "comm"
+
+
+@dataclass
+class Spec:
+    parameters: dict[str, Parameter]
+    rules: dict[str, Rule]
+    bindings: list[Binding]  # sorted by group, then name
+    inputs: list[Path]  # every file read, for the input hash
+
+
+def _load_checked(root: Path, rel: str, schema: str) -> object:
+    data = load_yaml(root / rel, rel)
+    validate(data, load_schema(root / "spec" / "schema" / schema), rel)
+    return data
+
+
+def load_parameters(root: Path) -> dict[str, Parameter]:
+    rel = "spec/parameters.yaml"
+    data = _load_checked(root, rel, "parameters.schema.json")
+    result = {}
+    for name in sorted(data):
+        entry = data[name]
+        result[name] = Parameter(
+            name=name,
+            doc=entry["doc"],
+            to_mpi=entry["to_mpi"],
+            storage=entry.get("storage"),
+            omitted_storage=entry.get("omitted_storage"),
+            factories=dict(entry["factories"]),
+            where=where_of(data, name),
+        )
+    factory_names = [f for p in result.values() for f in p.factories.values()]
+    for p in result.values():
+        for role, f in p.factories.items():
+            if factory_names.count(f) > 1:
+                raise SpecError(p.where, f"{p.name}: factory name '{f}' is used twice")
+    return result
+
+
+def load_rules(root: Path) -> dict[str, Rule]:
+    rel = "spec/rules.yaml"
+    data = _load_checked(root, rel, "rules.schema.json")
+    return {
+        name: Rule(
+            name=name,
+            doc=entry["doc"],
+            helper=entry["helper"],
+            args=tuple(RuleArg(a["name"], bool(a.get("literal", False))) for a in entry["args"]),
+            mpi_calls=dict(sorted(entry["mpi_calls"].items())),
+            where=where_of(data, name),
+        )
+        for name, entry in sorted(data.items())
+    }
+
+
+def _storage(p: Parameter, fp: dict, element: str | None, where: Where, context: str) -> str:
+    storage = fp.get("storage", p.storage)
+    if storage is None:
+        return "void"
+    if storage in ELEMENT_STORAGE:
+        if element is None:
+            raise SpecError(where, f"{context}: creating '{p.name}' needs the call's 'element'")
+        return ELEMENT_STORAGE[storage].format(e=element)
+    return storage
+
+
+def _element_cpp(element: str | None, params: dict, where: Where, context: str) -> tuple[str | None, bool]:
+    """C++ element type of buffers the call creates, and whether it is the template T."""
+    if element is None:
+        return None, False
+    if element == "template":
+        return "T", True
+    if element not in params:
+        raise SpecError(where, f"{context}: element '{element}' is not a parameter of this call")
+    return f"nampi::detail::slot_element_t<decltype({element})>", False
+
+
+def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> Form:
+    where = entry.where
+    raw_params = entry["params"]
+    element, element_template = _element_cpp(entry.get("element"), raw_params, where, context)
+    params = []
+    for name, fp in raw_params.items():
+        pwhere = where_of(raw_params, name)
+        if name not in parameters:
+            raise SpecError(pwhere, f"{context}: unknown parameter '{name}'")
+        p = parameters[name]
+        default = None
+        if "default" in fp:
+            default = parse_rule_call(fp["default"], rules, where_of(fp, "default"), f"{context}.{name}")
+        if fp.get("required") and default is not None and "in" in p.factories:
+            raise SpecError(pwhere, f"{context}.{name}: a required input cannot have a default")
+        storage = _storage(p, fp, element, pwhere, f"{context}.{name}") if default or fp.get("returned") else "void"
+        if p.omitted_storage and not fp.get("required"):
+            storage = p.omitted_storage
+        params.append(
+            FormParam(
+                name=name,
+                param=p,
+                required=bool(fp.get("required")),
+                default=default,
+                returned_if_omitted=bool(fp.get("returned")),
+                storage=storage,
+                policy=fp.get("policy", "no_resize"),
+                where=pwhere,
+            )
+        )
+    rule_order = order_rules(params, where, context)
+    names = {p.name for p in params}
+    args = []
+    for i, arg in enumerate(entry["mpi_args"]):
+        if arg in names:
+            args.append(arg)
+        elif arg == COMM_ARG or arg.startswith("MPI_"):
+            args.append(arg)
+        else:
+            raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
+    if mpi_function is not None and len(args) != len(mpi_function.params):
+        raise SpecError(
+            entry["mpi_args"].where,
+            f"{context}: {mpi_function.name} takes {len(mpi_function.params)} arguments, mpi_args lists {len(args)}",
+        )
+    primary = None
+    if "primary" in entry:
+        primary = next((p for p in params if p.name == entry["primary"]), None)
+        if primary is None:
+            raise SpecError(where_of(entry, "primary"), f"{context}: primary '{entry['primary']}' is not a parameter")
+    else:
+        primary = next((p for p in params if p.returned_if_omitted), None)
+    return Form(kind, params, rule_order, args, primary, element_template, test, where)
+
+
+def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[list[Binding], list[Path]]:
+    bindings, files = [], sorted((root / "spec" / "bindings").glob("*.yaml"))
+    schema = load_schema(root / "spec" / "schema" / "bindings.schema.json")
+    seen: dict[str, Where] = {}
+    for path in files:
+        rel = path.relative_to(root).as_posix()
+        data = load_yaml(path, rel)
+        validate(data, schema, rel)
+        for name, entry in data.items():
+            where = where_of(data, name)
+            if name in seen:
+                raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
+            seen[name] = where
+            if mpi_functions and entry["mpi"] not in mpi_functions:
+                raise SpecError(where_of(entry, "mpi"), f"{name}: '{entry['mpi']}' is not in spec/mpi/")
+            fn = mpi_functions.get(entry["mpi"]) if mpi_functions else None
+            regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"])
+            in_place, trigger = None, None
+            if "in_place" in entry:
+                ip = entry["in_place"]
+                in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"))
+                trigger = "send_recv_buf"
+                if in_place.param(trigger) is None:
+                    raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")
+                if regular.param(trigger) is not None:
+                    raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
+            bindings.append(Binding(name, path.stem, rel, entry["mpi"], entry["doc"], regular, in_place, trigger, where))
+    bindings.sort(key=lambda b: (b.group, b.name))
+    return bindings, files

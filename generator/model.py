@@ -1,0 +1,160 @@
+"""The bindings model: plain dataclasses built from parameters.yaml, rules.yaml
+and bindings/*.yaml, with every cross-reference checked (file:line errors)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .errors import SpecError, Where
+
+ROLES = ("in", "out", "inout")
+POLICIES = ("no_resize", "grow_only", "resize_to_fit")
+ELEMENT_STORAGE = {"vector_of_element": "std::vector<{e}>", "element": "{e}"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    doc: str
+    to_mpi: str
+    storage: str | None
+    omitted_storage: str | None
+    factories: dict  # role -> factory name
+    where: Where
+
+
+@dataclass(frozen=True)
+class RuleArg:
+    name: str
+    literal: bool
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    doc: str
+    helper: str
+    args: tuple[RuleArg, ...]
+    mpi_calls: dict  # MPI function -> count
+    where: Where
+
+
+@dataclass(frozen=True)
+class RuleCall:
+    """`rule(arg, ...)` as written in a binding's `default:`."""
+
+    rule: Rule
+    args: tuple[str, ...]  # parameter names, or C++ expressions for literal args
+    text: str
+
+    def param_args(self) -> list[str]:
+        return [a for a, spec in zip(self.args, self.rule.args) if not spec.literal]
+
+
+@dataclass
+class FormParam:
+    name: str
+    param: Parameter
+    required: bool
+    default: RuleCall | None
+    returned_if_omitted: bool
+    storage: str  # C++ type when the call creates it ("void" if never created)
+    policy: str  # resize policy when the caller names none
+    where: Where
+
+
+@dataclass
+class Form:
+    """One shape of a call: regular, or in place (selected by a trigger parameter)."""
+
+    kind: str  # "regular" | "in_place"
+    params: list[FormParam]
+    rule_order: list[FormParam]  # params with defaults, in dependency order
+    mpi_args: list[str]  # C++ argument expressions
+    primary: FormParam | None
+    element_template: bool  # element type is the call's template parameter T
+    test: dict | None
+    where: Where
+
+    def param(self, name: str) -> FormParam | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    @property
+    def inferable(self) -> list[FormParam]:
+        return [p for p in self.params if not p.required]
+
+    def expected_calls(self, mpi_function: str, computed: set[str]) -> dict[str, int]:
+        """The exact multiset of MPI calls when the rules of `computed` run
+        (parameters omitted, asked back, or written by the call)."""
+        calls: Counter = Counter({mpi_function: 1})
+        for p in self.rule_order:
+            if p.name in computed:
+                calls.update(p.default.rule.mpi_calls)
+        return dict(sorted(calls.items()))
+
+
+@dataclass
+class Binding:
+    name: str
+    group: str
+    source: str  # spec file (display path)
+    mpi: str
+    doc: str
+    regular: Form
+    in_place: Form | None
+    in_place_trigger: str | None
+    where: Where
+
+    @property
+    def forms(self) -> list[Form]:
+        return [self.regular] + ([self.in_place] if self.in_place else [])
+
+
+_CALL = re.compile(r"^([a-z_]+)\((.*)\)$")
+
+
+def parse_rule_call(text: str, rules: dict, where: Where, context: str) -> RuleCall:
+    match = _CALL.match(text.strip())
+    if not match:
+        raise SpecError(where, f"{context}: expected rule(args), got '{text}'")
+    name, inner = match.group(1), match.group(2).strip()
+    if name not in rules:
+        raise SpecError(where, f"{context}: unknown rule '{name}'")
+    rule = rules[name]
+    args = tuple(a.strip() for a in inner.split(",")) if inner else ()
+    if len(args) != len(rule.args):
+        raise SpecError(where, f"{context}: rule '{name}' takes {len(rule.args)} argument(s), got {len(args)}")
+    return RuleCall(rule=rule, args=args, text=text.strip())
+
+
+def order_rules(params: list[FormParam], where: Where, context: str) -> list[FormParam]:
+    """Parameters with defaults in an order where every rule's inputs come first."""
+    by_name = {p.name: p for p in params}
+    done: list[FormParam] = []
+    visiting: set[str] = set()
+
+    def visit(p: FormParam) -> None:
+        if p in done or p.default is None:
+            return
+        if p.name in visiting:
+            raise SpecError(p.where, f"{context}.{p.name}: default rules form a cycle")
+        visiting.add(p.name)
+        for dep in p.default.param_args():
+            if dep not in by_name:
+                raise SpecError(p.where, f"{context}.{p.name}: rule argument '{dep}' is not a parameter of this call")
+            if dep != p.name:
+                visit(by_name[dep])
+        visiting.discard(p.name)
+        done.append(p)
+
+    for p in params:
+        visit(p)
+    return done
+
+
+def subsets(items: list) -> list[tuple]:
+    """All subsets, smallest first, in a stable order."""
+    return [c for k in range(len(items) + 1) for c in itertools.combinations(items, k)]

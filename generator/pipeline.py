@@ -1,0 +1,60 @@
+"""Stages 2-3: from the loaded spec to the text of every generated file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import calltests, cpp
+from .load import Spec, load_bindings, load_parameters, load_rules
+from .mpi_spec import load_mpi_spec
+from .pmpi import render_pmpi
+from .render import make_environment
+
+
+def load_spec(root: Path) -> tuple[Spec, dict]:
+    mpi_functions = load_mpi_spec(root / "spec", root)
+    parameters = load_parameters(root)
+    rules = load_rules(root)
+    bindings, files = load_bindings(root, parameters, rules, mpi_functions)
+    inputs = sorted(
+        [root / "spec" / "parameters.yaml", root / "spec" / "rules.yaml", *files, *(root / "spec" / "mpi").glob("*.yaml")]
+        + list((root / "spec" / "schema").glob("*.json"))
+    )
+    return Spec(parameters, rules, bindings, inputs), mpi_functions
+
+
+def _binding_view(binding, parameters):
+    view = cpp.binding_view(binding, parameters)
+    element_head = binding.regular.element_template
+    view["check_head"] = "template <typename T, typename... Args>" if element_head else "template <typename... Args>"
+    view["check_args"] = "T, std::remove_cvref_t<Args>..." if element_head else "std::remove_cvref_t<Args>..."
+    for form in view["forms"]:
+        form["ok_expr"] = " && ".join(f"c{i}" for i in range(len(form["checks"])))
+    return view
+
+
+def render_all(root: Path) -> dict[str, str]:
+    """{path relative to generated/: text}, before formatting."""
+    spec, mpi_functions = load_spec(root)
+    env = make_environment(root / "templates")
+    out: dict[str, str] = {}
+    params = list(spec.parameters.values())
+    out["include/nampi/generated/parameters.hpp"] = env.get_template("parameters.hpp.j2").render(
+        parameters=params, factories=cpp.factories(spec.parameters)
+    )
+    groups = sorted({b.group for b in spec.bindings})
+    for group in groups:
+        members = [b for b in spec.bindings if b.group == group]
+        out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
+            group=group,
+            source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
+            bindings=[_binding_view(b, spec.parameters) for b in members],
+        )
+    out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
+    for binding in spec.bindings:
+        out[f"tests/test_{binding.name}.cpp"] = env.get_template("call_test.cpp.j2").render(
+            **calltests.test_view(binding)
+        )
+        out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
+    out.update(render_pmpi(env, mpi_functions))
+    return out

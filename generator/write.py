@@ -1,0 +1,92 @@
+"""Stages 4-5: format with the pinned clang-format, stamp the input hash, and
+write. Everything is produced in memory first; files are written only if the
+whole run succeeded, and unchanged files are left untouched."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CPP_SUFFIXES = (".hpp", ".cpp", ".h", ".c")
+
+
+def clang_format_binary() -> str:
+    """The clang-format of the project's venv (pinned in generator/requirements.txt)."""
+    candidate = Path(sys.executable).parent / "clang-format"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("clang-format")
+    if not found:
+        raise RuntimeError("clang-format not found; run `make generate` (it installs the pinned one)")
+    return found
+
+
+def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
+    """Formats every C/C++ file in one clang-format run (in a temp dir)."""
+    names = sorted(n for n in files if n.endswith(CPP_SUFFIXES))
+    if not names:
+        return dict(files)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        shutil.copy(root / ".clang-format", tmp_path / ".clang-format")
+        for name in names:
+            target = tmp_path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(files[name], encoding="utf-8")
+        subprocess.run([clang_format_binary(), "-i", *names], cwd=tmp_path, check=True)
+        formatted = dict(files)
+        for name in names:
+            formatted[name] = (tmp_path / name).read_text(encoding="utf-8")
+    return formatted
+
+
+def input_hash(inputs: list[Path], root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(inputs):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def stamp(files: dict[str, str], digest: str) -> dict[str, str]:
+    """Adds the input hash and the regenerate command after each banner."""
+    out = {}
+    for name, text in files.items():
+        comment = "#" if name.endswith(".cmake") else ("<!--" if name.endswith(".md") else "//")
+        line = f"inputs sha256:{digest}; regenerate with `make generate`"
+        line = f"<!-- {line} -->" if comment == "<!--" else f"{comment} {line}"
+        out[name] = line + "\n" + text
+    return out
+
+
+def write_tree(files: dict[str, str], out_dir: Path) -> list[str]:
+    """Writes files under out_dir, removes generated files no longer produced,
+    and returns the paths that changed."""
+    changed = []
+    existing = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()} if out_dir.exists() else set()
+    for name in sorted(files):
+        target = out_dir / name
+        data = files[name].encode("utf-8")
+        if target.exists() and target.read_bytes() == data:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(target.suffix + ".tmp")
+        tmp.write_bytes(data)
+        tmp.replace(target)
+        changed.append(name)
+    for stale in sorted(existing - set(files)):
+        (out_dir / stale).unlink()
+        changed.append(stale)
+    return changed
+
+
+def diff_tree(files: dict[str, str], out_dir: Path) -> list[str]:
+    """Paths whose content differs from files (missing, changed or stale)."""
+    existing = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()} if out_dir.exists() else set()
+    diffs = [n for n in sorted(files) if not (out_dir / n).exists() or (out_dir / n).read_text(encoding="utf-8") != files[n]]
+    return diffs + sorted(existing - set(files))

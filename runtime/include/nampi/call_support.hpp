@@ -1,0 +1,25 @@
+// Everything generated call bodies use, in one include.
+#pragma once
+
+#include "nampi/error.hpp"
+#include "nampi/generated/parameters.hpp"
+#include "nampi/infer.hpp"
+#include "nampi/ops.hpp"
+#include "nampi/parameter.hpp"
+#include "nampi/result.hpp"
+#include "nampi/slot.hpp"
+#include "nampi/types.hpp"
+
+namespace nampi::detail {
+
+// The element type of call<T>() when the caller wrote call(...).
+struct unspecified_element {};
+
+// Stands in for the receive buffer of calls that return none.
+struct no_primary_slot {
+  static constexpr bool returned = false;
+  static constexpr int id = -1;
+};
+inline no_primary_slot no_primary;
+
+}  // namespace nampi::detail

@@ -1,0 +1,219 @@
+// The inference rules of spec/rules.yaml: how a call computes a parameter the
+// caller omitted (or asked back with *_out()). Each rule fills an output slot
+// and issues exactly the MPI calls rules.yaml lists for it.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <string>
+
+#include "nampi/error.hpp"
+#include "nampi/slot.hpp"
+#include "nampi/types.hpp"
+
+namespace nampi::detail {
+
+// Everything a rule needs to know about the call it serves.
+struct call_context {
+  const char* call;
+  MPI_Comm comm;
+  int rank;
+  int size;
+};
+
+inline int checked_int(std::size_t n, const char* call, const char* what) {
+  NAMPI_ASSERT(n <= static_cast<std::size_t>(std::numeric_limits<int>::max()),
+               std::string(call) + ": '" + what + "' does not fit an int");
+  return static_cast<int>(n);
+}
+
+}  // namespace nampi::detail
+
+namespace nampi::infer {
+
+using detail::call_context;
+
+// --- local rules (no MPI calls) ---
+
+// A constant default (root 0, tag 0, MPI_ANY_SOURCE, ...).
+template <typename Out, typename Value>
+void constant(Out& out, const call_context&, const Value& value) {
+  out.set(value);
+}
+
+// The number of elements of a buffer.
+template <typename Out, typename Buffer>
+void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
+  out.set(detail::checked_int(buffer.size(), ctx.call, "count"));
+}
+
+// The number of elements of a buffer divided evenly among the ranks.
+template <typename Out, typename Buffer>
+void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
+  NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
+               std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
+  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count"));
+}
+
+// The builtin or byte datatype of a buffer's elements.
+template <typename Out, typename Buffer>
+void type_of(Out& out, const call_context&, const Buffer&) {
+  out.set(mpi_datatype<detail::slot_element_t<Buffer>>());
+}
+
+// The same value as another parameter.
+template <typename Out, typename Source>
+void same_as(Out& out, const call_context&, const Source& source) {
+  out.set(source.get());
+}
+
+// Displacements as the exclusive prefix sum of counts.
+template <typename Out, typename Counts>
+void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
+  out.resize_for(counts.size(), ctx.call, "displs");
+  std::exclusive_scan(counts.data(), counts.data() + counts.size(), out.data(), 0);
+}
+
+// A buffer of `n` elements, n = sum of counts (at every rank).
+template <typename Out, typename Counts>
+void size_sum(Out& out, const call_context& ctx, const Counts& counts) {
+  const auto n = std::accumulate(counts.data(), counts.data() + counts.size(), std::size_t{0});
+  out.resize_for(n, ctx.call, "recv_buf");
+}
+
+// A buffer of `count` elements.
+template <typename Out, typename Count>
+void size_count(Out& out, const call_context& ctx, const Count& count) {
+  out.resize_for(static_cast<std::size_t>(count.get()), ctx.call, "recv_buf");
+}
+
+// As size_count, except at the root, whose buffer holds the data sent.
+template <typename Out, typename Count, typename Root>
+void size_count_except_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+  if (ctx.rank != root.get()) size_count(out, ctx, count);
+}
+
+// A buffer of `count` elements per rank (size * count).
+template <typename Out, typename Count>
+void size_count_per_rank(Out& out, const call_context& ctx, const Count& count) {
+  out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size), ctx.call, "recv_buf");
+}
+
+// As size_count_per_rank at the root; nothing elsewhere.
+template <typename Out, typename Count, typename Root>
+void size_count_per_rank_at_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+  if (ctx.rank == root.get()) size_count_per_rank(out, ctx, count);
+}
+
+// As size_sum at the root; nothing elsewhere.
+template <typename Out, typename Counts, typename Root>
+void size_sum_at_root(Out& out, const call_context& ctx, const Counts& counts, const Root& root) {
+  if (ctx.rank == root.get()) size_sum(out, ctx, counts);
+}
+
+// A buffer as large as another buffer.
+template <typename Out, typename Buffer>
+void size_like(Out& out, const call_context& ctx, const Buffer& buffer) {
+  out.resize_for(buffer.size(), ctx.call, "recv_buf");
+}
+
+// A parameter only the root needs: check it there, nothing to compute.
+template <typename Out, typename Root>
+void required_at_root(Out&, const call_context& ctx, const Root& root) {
+  NAMPI_ASSERT(ctx.rank != root.get(), std::string(ctx.call) + ": this parameter is required at the root");
+}
+
+// As exclusive_scan, at the root only.
+template <typename Out, typename Counts, typename Root>
+void exclusive_scan_at_root(Out& out, const call_context& ctx, const Counts& counts, const Root& root) {
+  if (ctx.rank == root.get()) exclusive_scan(out, ctx, counts);
+}
+
+// --- communicating rules ---
+
+// Every rank's count, by one MPI_Allgather.
+template <typename Out, typename Count>
+void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  const int mine = count.get();
+  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, MPI_INT, out.data(), 1, MPI_INT, ctx.comm);
+}
+
+// Every rank's count at the root, by one MPI_Gather.
+template <typename Out, typename Count, typename Root>
+void gather_counts(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+  const bool at_root = ctx.rank == root.get();
+  if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  const int mine = count.get();
+  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, MPI_INT, at_root ? out.data() : nullptr, 1, MPI_INT,
+                   root.get(), ctx.comm);
+}
+
+// The counts every rank sends to me, by one MPI_Alltoall.
+template <typename Out, typename Counts>
+void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
+  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
+               std::string(ctx.call) + ": send_counts needs one entry per rank");
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, send_counts.data(), 1, MPI_INT, out.data(), 1, MPI_INT, ctx.comm);
+}
+
+// My share of the root's send_counts, by one MPI_Scatter.
+template <typename Out, typename Counts, typename Root>
+void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts, const Root& root) {
+  const bool at_root = ctx.rank == root.get();
+  if (at_root)
+    NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
+                 std::string(ctx.call) + ": send_counts needs one entry per rank");
+  int mine = 0;
+  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1, MPI_INT, &mine, 1, MPI_INT,
+                   root.get(), ctx.comm);
+  out.set(mine);
+}
+
+// The root's value of a count, by one MPI_Bcast.
+template <typename Out, typename Count, typename Root>
+void bcast_count(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+  int value = ctx.rank == root.get() ? count.get() : 0;
+  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_INT, root.get(), ctx.comm);
+  out.set(value);
+}
+
+// The root's buffer size, by one MPI_Bcast.
+template <typename Out, typename Buffer, typename Root>
+void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
+  int value = ctx.rank == root.get() ? detail::checked_int(buffer.size(), ctx.call, "count") : 0;
+  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_INT, root.get(), ctx.comm);
+  out.set(value);
+}
+
+// The size of the peer's message, by one MPI_Sendrecv of the counts.
+template <typename Out, typename Count, typename Dest, typename SendTag, typename Source, typename RecvTag>
+void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
+                    const SendTag& send_tag, const Source& source, const RecvTag& recv_tag) {
+  const int mine = send_count.get();
+  int theirs = 0;
+  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_INT, dest.get(), send_tag.get(), &theirs, 1, MPI_INT,
+                   source.get(), recv_tag.get(), ctx.comm, MPI_STATUS_IGNORE);
+  out.set(theirs);
+}
+
+// The size of the next matching message, by MPI_Probe + MPI_Get_count. A
+// wildcard source or tag is pinned to the probed message, so that the
+// receive that follows takes exactly that message.
+template <typename Out, typename Source, typename Tag, typename Type>
+void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, const Type& type) {
+  MPI_Status status;
+  detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
+  int count = 0;
+  detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, type.get(), &count);
+  NAMPI_ASSERT(count != MPI_UNDEFINED, std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  if constexpr (Source::computed) source.set(status.MPI_SOURCE);
+  if constexpr (Tag::computed) tag.set(status.MPI_TAG);
+  out.set(count);
+}
+
+}  // namespace nampi::infer

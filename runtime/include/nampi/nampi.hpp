@@ -1,0 +1,9 @@
+// nampi: named-parameter C++ bindings for MPI. Include this one header.
+#pragma once
+
+#include "nampi/communicator.hpp"
+#include "nampi/environment.hpp"
+#include "nampi/error.hpp"
+#include "nampi/generated/parameters.hpp"
+#include "nampi/ops.hpp"
+#include "nampi/types.hpp"

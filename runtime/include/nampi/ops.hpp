@@ -1,0 +1,88 @@
+// Reduction operations: std functors and nampi::ops map to builtin MPI_Ops.
+// The mapping is chosen at compile time; only the handle is read at run time.
+#pragma once
+
+#include <mpi.h>
+
+#include <functional>
+#include <type_traits>
+
+namespace nampi {
+namespace ops {
+
+template <typename T = void>
+struct max {
+  constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <>
+struct max<void> {
+  template <typename T>
+  constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
+};
+template <typename T = void>
+struct min {
+  constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <>
+struct min<void> {
+  template <typename T>
+  constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
+};
+// std has no logical xor functor.
+template <typename T = void>
+struct logical_xor {
+  constexpr bool operator()(const T& a, const T& b) const { return !a != !b; }
+};
+template <>
+struct logical_xor<void> {
+  template <typename T>
+  constexpr bool operator()(const T& a, const T& b) const {
+    return !a != !b;
+  }
+};
+
+}  // namespace ops
+
+namespace detail {
+
+template <typename F>
+struct builtin_op : std::false_type {};
+
+#define NAMPI_BUILTIN_OP(functor, mpi_op)                  \
+  template <typename T>                                    \
+  struct builtin_op<functor<T>> : std::true_type {         \
+    static MPI_Op get() noexcept { return mpi_op; }        \
+  }
+
+NAMPI_BUILTIN_OP(std::plus, MPI_SUM);
+NAMPI_BUILTIN_OP(std::multiplies, MPI_PROD);
+NAMPI_BUILTIN_OP(std::logical_and, MPI_LAND);
+NAMPI_BUILTIN_OP(std::logical_or, MPI_LOR);
+NAMPI_BUILTIN_OP(std::bit_and, MPI_BAND);
+NAMPI_BUILTIN_OP(std::bit_or, MPI_BOR);
+NAMPI_BUILTIN_OP(std::bit_xor, MPI_BXOR);
+NAMPI_BUILTIN_OP(ops::max, MPI_MAX);
+NAMPI_BUILTIN_OP(ops::min, MPI_MIN);
+NAMPI_BUILTIN_OP(ops::logical_xor, MPI_LXOR);
+#undef NAMPI_BUILTIN_OP
+
+// The MPI_Op for an op(...) argument: a builtin functor or an MPI_Op handle.
+template <typename F>
+MPI_Op mpi_op(const F& op) {
+  if constexpr (std::is_same_v<F, MPI_Op>) {
+    return op;
+  } else {
+    static_assert(builtin_op<F>::value,
+                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, std::logical_and<>, "
+                  "std::logical_or<>, std::bit_and<>, std::bit_or<>, std::bit_xor<>, nampi::ops::max<>, "
+                  "nampi::ops::min<>, nampi::ops::logical_xor<>) or an MPI_Op");
+    return builtin_op<F>::get();
+  }
+}
+
+}  // namespace detail
+}  // namespace nampi

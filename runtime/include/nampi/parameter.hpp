@@ -1,0 +1,97 @@
+// Named parameter objects and their compile-time lookup.
+//
+// A factory such as `send_buf(v)` returns a `named<Id, Role, Storage, Policy>`.
+// Storage is `T&` for an lvalue argument (referenced, never copied) and `T`
+// for an rvalue (moved in; returned to the caller if the call writes it).
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace nampi {
+
+// Resize policies for buffers the call writes.
+struct no_resize {};      // the buffer must already be large enough (checked)
+struct grow_only {};      // enlarged when too small, never shrunk
+struct resize_to_fit {};  // resized to exactly the received size
+
+namespace detail {
+
+// A policy the caller did not choose; the binding's default applies.
+struct policy_unspecified {};
+
+enum class role {
+  in,     // a value the caller gives
+  out,    // a value the caller asks to get back (`*_out()`, `recv_buf(x)`)
+  inout,  // read and written (`send_recv_buf(x)`)
+};
+
+template <auto Id, role Role, typename Storage, typename Policy>
+struct named {
+  static constexpr auto id = Id;
+  static constexpr role direction = Role;
+  using storage_type = Storage;
+  using policy = Policy;
+  Storage value;
+};
+
+template <typename T>
+struct is_named : std::false_type {};
+template <auto Id, role Role, typename Storage, typename Policy>
+struct is_named<named<Id, Role, Storage, Policy>> : std::true_type {};
+
+template <typename T>
+inline constexpr bool is_named_v = is_named<std::remove_cvref_t<T>>::value;
+
+// True if T is the named parameter Id (ids of other enums never match).
+template <auto Id, typename T>
+constexpr bool is_param() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (is_named_v<U>) {
+    if constexpr (std::is_same_v<std::remove_cv_t<decltype(U::id)>, decltype(Id)>) return U::id == Id;
+  }
+  return false;
+}
+
+// How often parameter Id occurs among Args.
+template <auto Id, typename... Args>
+inline constexpr std::size_t count_of = (std::size_t{0} + ... + (is_param<Id, Args>() ? 1 : 0));
+
+template <auto Id, typename... Args>
+inline constexpr bool has_param = count_of<Id, Args...> > 0;
+
+// Position of parameter Id among Args (sizeof...(Args) if absent).
+template <auto Id, typename... Args>
+constexpr std::size_t index_of() {
+  constexpr bool matches[] = {is_param<Id, Args>()..., false};
+  for (std::size_t i = 0; i < sizeof...(Args); ++i)
+    if (matches[i]) return i;
+  return sizeof...(Args);
+}
+
+// Role of parameter Id among Args (only meaningful if present).
+template <auto Id, typename... Args>
+constexpr role role_of() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args))
+    return std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>::direction;
+  else
+    return role::in;
+}
+
+// The argument object of parameter Id (which must be present).
+template <auto Id, typename... Args>
+constexpr decltype(auto) get_param(Args&... args) {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  static_assert(i < sizeof...(Args), "nampi internal: parameter lookup without presence check");
+  return std::get<i>(std::tie(args...));
+}
+
+// Every argument is a named parameter.
+template <typename... Args>
+inline constexpr bool all_named = (true && ... && is_named_v<Args>);
+
+}  // namespace detail
+}  // namespace nampi

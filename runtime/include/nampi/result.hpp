@@ -1,0 +1,127 @@
+// What a call returns: nothing, the one returned object, or a result object.
+//
+// The receive buffer comes first, then the out-parameters in the order the
+// caller named them; structured bindings and `extract_<name>()` read it.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/parameter.hpp"
+
+namespace nampi {
+
+template <auto Id, typename T>
+struct returned_value {
+  static constexpr auto id = Id;
+  T value;
+};
+
+template <typename... Values>
+class result;
+
+namespace detail {
+template <typename Result>
+struct result_extractors;  // generated: one extract_<name>() per parameter
+
+template <auto Id, typename... Values>
+constexpr std::size_t index_of_id() {
+  constexpr bool matches[] = {(Values::id == Id)..., false};
+  for (std::size_t i = 0; i < sizeof...(Values); ++i)
+    if (matches[i]) return i;
+  return sizeof...(Values);
+}
+}  // namespace detail
+
+template <typename... Values>
+class result : public detail::result_extractors<result<Values...>> {
+ public:
+  explicit result(Values&&... values) : values_(std::move(values)...) {}
+
+  template <std::size_t I>
+  auto& get() & {
+    return std::get<I>(values_).value;
+  }
+  template <std::size_t I>
+  const auto& get() const& {
+    return std::get<I>(values_).value;
+  }
+  template <std::size_t I>
+  auto&& get() && {
+    return std::move(std::get<I>(values_).value);
+  }
+
+  template <auto Id>
+  static constexpr bool contains = ((Values::id == Id) || ...);
+
+  // Moves out the value of parameter Id (used by the extract_<name>() members).
+  template <auto Id>
+  auto extract() {
+    static_assert(contains<Id>, "nampi: this result does not hold that parameter");
+    constexpr std::size_t index = detail::index_of_id<Id, Values...>();
+    return std::move(std::get<index>(values_).value);
+  }
+
+ private:
+  std::tuple<Values...> values_;
+};
+
+namespace detail {
+
+// Sort key of a returned slot: the primary (receive) buffer first, then the
+// position of the parameter among the caller's arguments.
+template <bool Primary, typename Slot, typename... Args>
+constexpr std::size_t result_position() {
+  return Primary ? 0 : 1 + index_of<Slot::id, Args...>();
+}
+
+// Builds the call's return value from its slots (first = primary).
+template <typename... Args, typename Primary, typename... Others>
+auto make_result(Primary& primary, Others&... others) {
+  constexpr std::size_t n = 1 + sizeof...(Others);
+  constexpr std::array<bool, n> keep{Primary::returned, Others::returned...};
+  constexpr std::array<std::size_t, n> key{result_position<true, Primary, Args...>(),
+                                           result_position<false, Others, Args...>()...};
+  constexpr std::size_t kept = [&] {
+    std::size_t k = 0;
+    for (bool b : keep) k += b ? 1 : 0;
+    return k;
+  }();
+  // order[i] = which slot goes to place i
+  constexpr auto order = [&] {
+    std::array<std::size_t, kept> out{};
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (keep[i]) out[k++] = i;
+    for (std::size_t i = 1; i < kept; ++i)  // insertion sort by key (n is tiny)
+      for (std::size_t j = i; j > 0 && key[out[j]] < key[out[j - 1]]; --j) std::swap(out[j], out[j - 1]);
+    return out;
+  }();
+  auto all = std::tie(primary, others...);
+  if constexpr (kept == 0) {
+    return;
+  } else if constexpr (kept == 1) {
+    return std::get<order[0]>(all).extract();
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return result<returned_value<std::remove_reference_t<std::tuple_element_t<order[I], decltype(all)>>::id,
+                                   typename std::remove_reference_t<
+                                       std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
+          {std::get<order[I]>(all).extract()}...);
+    }(std::make_index_sequence<kept>{});
+  }
+}
+
+}  // namespace detail
+}  // namespace nampi
+
+template <typename... Values>
+struct std::tuple_size<nampi::result<Values...>> : std::integral_constant<std::size_t, sizeof...(Values)> {};
+
+template <std::size_t I, typename... Values>
+struct std::tuple_element<I, nampi::result<Values...>> {
+  using type = decltype(std::tuple_element_t<I, std::tuple<Values...>>::value);
+};

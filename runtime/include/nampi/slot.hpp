@@ -1,0 +1,186 @@
+// Slots: what a named parameter becomes inside a call.
+//
+// For every parameter a call resolves one slot, chosen at compile time:
+//  * input_slot   - the caller gave the value; the call only reads it;
+//  * output_slot  - the call computes or receives it, into the caller's object
+//                   (`recv_buf(x)`, `*_out(x)`) or into storage of its own when
+//                   the caller omitted the parameter.
+// Rules (infer.hpp) fill output slots; MPI reads both through data()/get().
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <ranges>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include <mpi.h>
+
+#include "nampi/error.hpp"
+#include "nampi/ops.hpp"
+#include "nampi/parameter.hpp"
+
+namespace nampi::detail {
+
+// A contiguous range (vector, array, span, C array) vs a single value.
+template <typename T>
+inline constexpr bool is_buffer_v = std::ranges::contiguous_range<T> && std::ranges::sized_range<T>;
+
+template <typename T>
+concept resizable = requires(T& c, std::size_t n) { c.resize(n); };
+
+template <typename T, bool = is_buffer_v<T>>
+struct element_of {
+  using type = std::remove_cv_t<T>;
+};
+template <typename T>
+struct element_of<T, true> {
+  using type = std::ranges::range_value_t<T>;
+};
+template <typename T>
+using element_t = typename element_of<std::remove_cvref_t<T>>::type;
+
+// Data pointer and element count of a buffer or of a single value.
+template <typename T>
+auto* data_of(T& object) {
+  if constexpr (is_buffer_v<std::remove_const_t<T>>)
+    return std::ranges::data(object);
+  else
+    return std::addressof(object);
+}
+template <typename T>
+std::size_t size_of(const T& object) {
+  if constexpr (is_buffer_v<T>)
+    return std::ranges::size(object);
+  else
+    return 1;
+}
+
+template <typename Slot>
+using slot_element_t = element_t<typename std::remove_cvref_t<Slot>::object_type>;
+
+// Reads a value the caller gave. Holds a reference into the argument object,
+// which lives until the end of the caller's full expression.
+template <auto Id, typename Object>
+class input_slot {
+ public:
+  using object_type = std::remove_cvref_t<Object>;
+  static constexpr auto id = Id;
+  static constexpr bool computed = false;  // rules must not fill it
+  static constexpr bool returned = false;
+
+  explicit input_slot(const object_type& object) : object_(&object) {}
+
+  const object_type& get() const { return *object_; }
+  const auto* data() const { return data_of(*object_); }
+  std::size_t size() const { return size_of(*object_); }
+
+ private:
+  const object_type* object_;
+};
+
+// Receives a value. Owned storage (omitted parameter, or an rvalue the caller
+// moved in) travels back in the result if Returned; a referenced object is
+// written in place.
+template <auto Id, typename Object, typename Policy, bool Owned, bool Returned>
+class output_slot {
+ public:
+  using object_type = std::remove_cvref_t<Object>;
+  static constexpr auto id = Id;
+  static constexpr bool computed = true;
+  static constexpr bool returned = Returned;
+
+  template <typename... Init>
+  explicit output_slot(Init&&... init) : object_(std::forward<Init>(init)...) {}
+
+  object_type& get() { return object_; }
+  const object_type& get() const { return object_; }
+  void set(const object_type& value) { object_ = value; }
+  auto* data() { return data_of(get()); }
+  const auto* data() const { return data_of(get()); }
+  std::size_t size() const { return size_of(get()); }
+
+  // Makes room for n elements as the resize policy allows.
+  void resize_for(std::size_t n, const char* call, const char* param) {
+    if constexpr (!is_buffer_v<object_type>) {
+      NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " + std::to_string(n) + " needed");
+    } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
+      static_assert(resizable<object_type>, "nampi: resize_to_fit needs a resizable container");
+      object_.resize(n);
+    } else if constexpr (std::is_same_v<Policy, grow_only>) {
+      static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
+      if (object_.size() < n) object_.resize(n);
+    } else {
+      NAMPI_ASSERT(size_of(object_) >= n, std::string(call) + ": buffer '" + param + "' holds " +
+                                              std::to_string(size_of(object_)) + " elements, " + std::to_string(n) +
+                                              " needed (pass a resize policy such as resize_to_fit)");
+    }
+  }
+
+  object_type extract() { return std::move(object_); }
+
+ private:
+  std::conditional_t<Owned, object_type, object_type&> object_;
+};
+
+template <typename Given, typename Default>
+using choose_policy = std::conditional_t<std::is_same_v<Given, policy_unspecified>, Default, Given>;
+
+// The slot of parameter Id for a call with arguments Args.
+//  Default        - storage type when the call must create the value itself;
+//  Policy         - the binding's resize policy when the caller names none;
+//  ReturnOmitted  - an omitted parameter is returned (the receive buffer).
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted, typename... Args>
+auto resolve(Args&... args) {
+  if constexpr (!has_param<Id, Args...>) {
+    return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
+  } else {
+    auto& param = get_param<Id>(args...);
+    using P = std::remove_cvref_t<decltype(param)>;
+    using Storage = typename P::storage_type;
+    if constexpr (P::direction == role::in) {
+      return input_slot<Id, Storage>(param.value);
+    } else if constexpr (std::is_lvalue_reference_v<Storage>) {
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy>, false, false>(param.value);
+    } else {
+      // Moved in: take ownership; the result hands it back.
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy>, true, true>(std::move(param.value));
+    }
+  }
+}
+
+// Conversions from a slot to the C argument of an MPI function; which one a
+// parameter uses is its `to_mpi` field in spec/parameters.yaml.
+
+// Buffers and arrays: the data pointer (a single value is a buffer of one).
+template <typename Slot>
+auto* to_mpi_pointer(Slot& slot) {
+  return slot.data();
+}
+
+// Plain values: counts, ranks, tags, datatypes.
+template <typename Slot>
+decltype(auto) to_mpi_value(Slot& slot) {
+  return slot.get();
+}
+
+// Reduction operations: builtin functors or MPI_Op handles.
+template <typename Slot>
+MPI_Op to_mpi_op(Slot& slot) {
+  return mpi_op(slot.get());
+}
+
+// Status objects are passed by address; an omitted status is ignored.
+struct status_ignored {};
+
+template <typename Slot>
+MPI_Status* to_mpi_status(Slot& slot) {
+  if constexpr (std::is_same_v<typename Slot::object_type, status_ignored>)
+    return MPI_STATUS_IGNORE;
+  else
+    return &slot.get();
+}
+
+}  // namespace nampi::detail
