@@ -4,7 +4,7 @@ exact multiset of MPI calls (from rules.yaml) and the received data."""
 
 from __future__ import annotations
 
-from .cpp import param_id  # noqa: F401  (kept for symmetry with cpp.py users)
+from .cpp import describe_param
 from .errors import SpecError
 from .model import Binding, Form, FormParam, subsets
 
@@ -21,10 +21,11 @@ def _factory_for_given(p: FormParam) -> tuple[str, str]:
 def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, str, list[str]]:
     """(role, C++ argument, declarations) for giving p in a test."""
     role, factory = _factory_for_given(p)
-    if role == "in" or (p.required and p.name in test.get("args", {})):
-        source = test.get("args", {}) if p.required else test.get("given", {})
+    always = p.required or p.required_at_root
+    if role == "in" or (always and p.name in test.get("args", {})):
+        source = test.get("args", {}) if always else test.get("given", {})
         if p.name not in source:
-            key = "args" if p.required else "given"
+            key = "args" if always else "given"
             raise SpecError(form.where, f"{binding.name}: test.{key} lacks an expression for '{p.name}'")
         return role, f"{factory}({source[p.name]})", []
     if form.primary is not None and p.name == form.primary.name:
@@ -41,7 +42,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
         args, decls, computed = [], [], set()
         primary_given = False
         for p in form.params:
-            if p.required or p.name in given:
+            if p.required or p.required_at_root or p.name in given:
                 role, arg, d = _arg(p, form, test, binding)
                 args.append(arg)
                 decls += d
@@ -51,7 +52,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                     primary_given = True
             else:
                 computed.add(p.name)
-        calls = form.expected_calls(binding.mpi, {c for c in computed if form.param(c).default is not None})
+        calls = form.expected_calls(binding.mpi, computed)
         omitted = [n for n in inferable if n not in given]
         name = f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: given {{{', '.join(given)}}}, omitted {{{', '.join(omitted)}}}"
         returns = form.primary is not None and form.primary.returned_if_omitted
@@ -80,7 +81,9 @@ def test_view(binding: Binding) -> dict:
                 "active": test.get("active", "true"),
                 "peer": test.get("peer", ""),
                 "expect": test.get("expect"),
-                "check": test.get("check", "CHECK(result == expected);"),
+                "result_type": test.get("result_type", "std::remove_cvref_t<decltype(expected)>"),
+                "template_args": test.get("template_args", ""),
+                "check": test.get("check", "CHECK(result == expected);" if test.get("expect") else ""),
                 "returns": form.primary is not None,
                 "cases": cases(binding, form),
             }
@@ -103,7 +106,7 @@ def doc_view(binding: Binding) -> dict:
                     {
                         "name": p.name,
                         "doc": p.param.doc,
-                        "how": "required" if p.required and not p.default else (p.default.text if p.default else ""),
+                        "how": describe_param(p),
                         "factories": ", ".join(f"`{f}()`" for f in p.param.factories.values()),
                     }
                     for p in form.params

@@ -49,15 +49,14 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
             }
         )
     for p in form.params:
-        if p.required and p.default is None:
-            for role in ("out",):
-                if role in p.param.factories:
-                    out.append(
-                        {
-                            "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::{role}",
-                            "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories[role]}() cannot return it",
-                        }
-                    )
+        # An input the caller must give cannot also be asked back.
+        if (p.required or p.required_at_root) and {"in", "out"} <= p.param.factories.keys():
+            out.append(
+                {
+                    "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::out",
+                    "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
+                }
+            )
     for name in sorted(parameters):
         if name not in accepted:
             verb = "ignores" if form.kind == "in_place" else "does not take"
@@ -72,15 +71,15 @@ def _slot(p: FormParam) -> str:
     )
 
 
-def _rule_call(p: FormParam) -> str:
-    args = ", ".join([p.name, "ctx"] + list(p.default.args))
-    return f"if constexpr (decltype({p.name})::computed) {p.default.rule.helper}({args});"
+def _rule_call(p: FormParam, rule_call) -> str:
+    args = ", ".join([p.name, "ctx"] + list(rule_call.args))
+    return f"if constexpr (decltype({p.name})::computed) {rule_call.rule.helper}({args});"
 
 
 def _mpi_arg(arg: str, form: Form) -> str:
     if arg == "comm":
         return "ctx.comm"
-    if arg.startswith("MPI_"):
+    if arg.startswith("MPI_") or arg.isdigit():
         return arg
     return f"nampi::detail::to_mpi_{form.param(arg).param.to_mpi}({arg})"
 
@@ -90,7 +89,7 @@ def body(binding: Binding, form: Form) -> dict:
     others = [p.name for p in form.params if p.name != primary]
     return {
         "slots": [_slot(p) for p in form.params],
-        "rules": [_rule_call(p) for p in form.rule_order],
+        "rules": [_rule_call(p, r) for p, r in form.rule_order],
         "mpi_call": f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, '
         + ", ".join(_mpi_arg(a, form) for a in form.mpi_args)
         + ");",
@@ -130,17 +129,24 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
         "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
         "forms": forms,
         "params": [
-            {"name": p.name, "doc": p.param.doc, "how": _how(p)} for p in binding.regular.params
+            {"name": p.name, "doc": p.param.doc, "how": describe_param(p)} for p in binding.regular.params
         ],
     }
 
 
-def _how(p: FormParam) -> str:
-    if p.required and p.default is None:
-        return "required"
+def describe_param(p: FormParam) -> str:
+    parts = []
     if p.required:
-        return f"required; sized by {p.default.text}"
-    return f"default: {p.default.text}"
+        parts.append("required")
+    if p.required_at_root:
+        parts.append("required at the root")
+    if p.default:
+        parts.append(f"default: {p.default.text}")
+    if p.returned_if_omitted:
+        parts.append("created and returned if omitted")
+    if p.resize:
+        parts.append(f"sized by {p.resize.text}")
+    return "; ".join(parts) or "optional"
 
 
 def factories(parameters: dict[str, Parameter]) -> list[dict]:

@@ -111,20 +111,33 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
         if name not in parameters:
             raise SpecError(pwhere, f"{context}: unknown parameter '{name}'")
         p = parameters[name]
-        default = None
-        if "default" in fp:
-            default = parse_rule_call(fp["default"], rules, where_of(fp, "default"), f"{context}.{name}")
-        if fp.get("required") and default is not None and "in" in p.factories:
-            raise SpecError(pwhere, f"{context}.{name}: a required input cannot have a default")
-        storage = _storage(p, fp, element, pwhere, f"{context}.{name}") if default or fp.get("returned") else "void"
-        if p.omitted_storage and not fp.get("required"):
+        rule_calls = {
+            key: parse_rule_call(fp[key], rules, where_of(fp, key), f"{context}.{name}")
+            for key in ("default", "resize")
+            if key in fp
+        }
+        required = fp.get("required")
+        if required == "at_root":
+            if "default" in rule_calls:
+                raise SpecError(pwhere, f"{context}.{name}: a parameter required at the root cannot have a default")
+            # Omitted off the root is fine; at the root the rule reports it.
+            rule_calls["default"] = parse_rule_call("required_at_root(root)", rules, pwhere, f"{context}.{name}")
+        if required is True and "default" in rule_calls:
+            raise SpecError(pwhere, f"{context}.{name}: a required parameter cannot have a default")
+        if "resize" in rule_calls and "in" in p.factories:
+            raise SpecError(pwhere, f"{context}.{name}: only buffers the call writes can have a resize rule")
+        creates = "default" in rule_calls or fp.get("returned") or (not required and p.storage)
+        storage = _storage(p, fp, element, pwhere, f"{context}.{name}") if creates else "void"
+        if p.omitted_storage and not required and not fp.get("returned"):
             storage = p.omitted_storage
         params.append(
             FormParam(
                 name=name,
                 param=p,
-                required=bool(fp.get("required")),
-                default=default,
+                required=required is True,
+                required_at_root=required == "at_root",
+                default=rule_calls.get("default"),
+                resize=rule_calls.get("resize"),
                 returned_if_omitted=bool(fp.get("returned")),
                 storage=storage,
                 policy=fp.get("policy", "no_resize"),
@@ -137,7 +150,7 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
     for i, arg in enumerate(entry["mpi_args"]):
         if arg in names:
             args.append(arg)
-        elif arg == COMM_ARG or arg.startswith("MPI_"):
+        elif arg == COMM_ARG or arg.startswith("MPI_") or arg.isdigit():
             args.append(arg)
         else:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")

@@ -58,8 +58,10 @@ class RuleCall:
 class FormParam:
     name: str
     param: Parameter
-    required: bool
-    default: RuleCall | None
+    required: bool  # the call cannot be compiled without it
+    required_at_root: bool  # omittable, but needed (and checked) at the root
+    default: RuleCall | None  # computes it when not given
+    resize: RuleCall | None  # sizes it when the call writes it
     returned_if_omitted: bool
     storage: str  # C++ type when the call creates it ("void" if never created)
     policy: str  # resize policy when the caller names none
@@ -72,7 +74,7 @@ class Form:
 
     kind: str  # "regular" | "in_place"
     params: list[FormParam]
-    rule_order: list[FormParam]  # params with defaults, in dependency order
+    rule_order: list[tuple[FormParam, RuleCall]]  # defaults in dependency order, then resizes
     mpi_args: list[str]  # C++ argument expressions
     primary: FormParam | None
     element_template: bool  # element type is the call's template parameter T
@@ -84,15 +86,16 @@ class Form:
 
     @property
     def inferable(self) -> list[FormParam]:
-        return [p for p in self.params if not p.required]
+        """Parameters a caller may omit (tests cover every subset of them)."""
+        return [p for p in self.params if not p.required and not p.required_at_root]
 
     def expected_calls(self, mpi_function: str, computed: set[str]) -> dict[str, int]:
         """The exact multiset of MPI calls when the rules of `computed` run
         (parameters omitted, asked back, or written by the call)."""
         calls: Counter = Counter({mpi_function: 1})
-        for p in self.rule_order:
+        for p, rule_call in self.rule_order:
             if p.name in computed:
-                calls.update(p.default.rule.mpi_calls)
+                calls.update(rule_call.rule.mpi_calls)
         return dict(sorted(calls.items()))
 
 
@@ -130,8 +133,10 @@ def parse_rule_call(text: str, rules: dict, where: Where, context: str) -> RuleC
     return RuleCall(rule=rule, args=args, text=text.strip())
 
 
-def order_rules(params: list[FormParam], where: Where, context: str) -> list[FormParam]:
-    """Parameters with defaults in an order where every rule's inputs come first."""
+def order_rules(params: list[FormParam], where: Where, context: str) -> list[tuple[FormParam, RuleCall]]:
+    """(parameter, rule) pairs to run: defaults in an order where every rule's
+    inputs come first, then the resize rules (which read computed values and
+    size buffers the MPI call writes)."""
     by_name = {p.name: p for p in params}
     done: list[FormParam] = []
     visiting: set[str] = set()
@@ -152,7 +157,11 @@ def order_rules(params: list[FormParam], where: Where, context: str) -> list[For
 
     for p in params:
         visit(p)
-    return done
+    for p in params:
+        for dep in p.resize.param_args() if p.resize else []:
+            if dep not in by_name:
+                raise SpecError(p.where, f"{context}.{p.name}: rule argument '{dep}' is not a parameter of this call")
+    return [(p, p.default) for p in done] + [(p, p.resize) for p in params if p.resize]
 
 
 def subsets(items: list) -> list[tuple]:

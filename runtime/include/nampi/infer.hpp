@@ -132,6 +132,47 @@ void exclusive_scan_at_root(Out& out, const call_context& ctx, const Counts& cou
   if (ctx.rank == root.get()) exclusive_scan(out, ctx, counts);
 }
 
+// A copy of a single value.
+template <typename Out, typename Value>
+void copy_of(Out& out, const call_context&, const Value& value) {
+  out.set(*value.data());
+}
+
+// At the root, the elements of a buffer divided evenly among the ranks; 0 elsewhere.
+template <typename Out, typename Buffer, typename Root>
+void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
+  if (ctx.rank == root.get())
+    size_of_per_rank(out, ctx, buffer);
+  else
+    out.set(0);
+}
+
+// Room for one element per rank.
+template <typename Out>
+void size_ranks(Out& out, const call_context& ctx) {
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_buf");
+}
+
+// Room for one element per rank, at the root only.
+template <typename Out, typename Root>
+void size_ranks_at_root(Out& out, const call_context& ctx, const Root& root) {
+  if (ctx.rank == root.get()) size_ranks(out, ctx);
+}
+
+// Room for count elements, at the root only.
+template <typename Out, typename Count, typename Root>
+void size_count_at_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+  if (ctx.rank == root.get()) size_count(out, ctx, count);
+}
+
+// Room for this rank's entry of counts.
+template <typename Out, typename Counts>
+void size_own_count(Out& out, const call_context& ctx, const Counts& counts) {
+  NAMPI_ASSERT(counts.size() == static_cast<std::size_t>(ctx.size),
+               std::string(ctx.call) + ": recv_counts needs one entry per rank");
+  out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, "recv_buf");
+}
+
 // --- communicating rules ---
 
 // Every rank's count, by one MPI_Allgather.

@@ -125,8 +125,15 @@ class output_slot {
   std::conditional_t<Owned, object_type, object_type&> object_;
 };
 
-template <typename Given, typename Default>
-using choose_policy = std::conditional_t<std::is_same_v<Given, policy_unspecified>, Default, Given>;
+// The caller's policy, else the binding's default; a binding default that
+// resizes falls back to no_resize for containers that cannot be resized
+// (std::array, std::span, C arrays).
+template <typename Given, typename Default, typename Object>
+using choose_policy = std::conditional_t<
+    std::is_same_v<Given, policy_unspecified>,
+    std::conditional_t<resizable<std::remove_cvref_t<Object>> || !is_buffer_v<std::remove_cvref_t<Object>>, Default,
+                       no_resize>,
+    Given>;
 
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself;
@@ -143,10 +150,10 @@ auto resolve(Args&... args) {
     if constexpr (P::direction == role::in) {
       return input_slot<Id, Storage>(param.value);
     } else if constexpr (std::is_lvalue_reference_v<Storage>) {
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy>, false, false>(param.value);
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, false, false>(param.value);
     } else {
       // Moved in: take ownership; the result hands it back.
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy>, true, true>(std::move(param.value));
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, true, true>(std::move(param.value));
     }
   }
 }

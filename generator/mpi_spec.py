@@ -1,0 +1,215 @@
+"""The standard's facts: load `spec/mpi/<chapter>.yaml` into `MpiFunction` dataclasses.
+
+Each chapter file maps C function names to entries (see `spec/schema/mpi.schema.json`).
+A large-count twin (`MPI_Send_c`) is not an entry of its own: it is recorded on its base entry
+under `large_count` (the C types that differ), because the binding layer must pair the two
+(it picks `_c` when a count does not fit `int`) and the Forum data describes them as one
+procedure. `MpiFunction.twin()` expands it into a full `MpiFunction` for code that wants
+every C symbol (the PMPI counter, the CMake probe list).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .errors import SpecError, Where
+from .schema import load_schema, validate
+from .yamlload import load_yaml, where_of
+
+LARGE_COUNT_SUFFIX = "_c"
+VARARGS = "..."
+
+_C_TYPE = re.compile(r"^(?P<base>(?:const )?[A-Za-z_][A-Za-z0-9_ ]*?)(?: (?P<stars>\**)(?P<array>(?:\[[A-Za-z0-9_]*\])*))?$")
+
+
+def split_c_type(c_type: str) -> tuple[str, str, str]:
+    """'const int []' -> ('const int', '', '[]'); 'char **[]' -> ('char', '**', '[]')."""
+    match = _C_TYPE.match(c_type)
+    if not match:
+        raise ValueError(f"not a C parameter type: {c_type!r}")
+    return match["base"], match["stars"] or "", match["array"] or ""
+
+
+def c_declaration(c_type: str, name: str) -> str:
+    """Declare `name` with `c_type`: ('const int []', 'counts') -> 'const int counts[]'."""
+    if c_type == VARARGS:
+        return VARARGS
+    base, stars, array = split_c_type(c_type)
+    return f"{base} {stars}{name}{array}"
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+@dataclass(frozen=True)
+class MpiParam:
+    name: str
+    kind: str  # the Forum's kind: BUFFER, POLYXFER_NUM_ELEM_NNI, COMMUNICATOR, ...
+    c_type: str  # exact C type as an abstract declarator: 'const void *', 'const int []'
+    direction: str  # in | out | inout
+    length: str | tuple[str, ...] | None = None  # Forum length expression ('*' = see text)
+    root_only: bool = False
+    large_only: bool = False  # exists only in the _c twin
+    where: Where | None = field(default=None, compare=False)  # its line in the YAML file
+
+    @property
+    def declaration(self) -> str:
+        return c_declaration(self.c_type, self.name)
+
+    @property
+    def is_varargs(self) -> bool:
+        return self.c_type == VARARGS
+
+
+@dataclass(frozen=True)
+class MpiFunction:
+    name: str
+    introduced: str
+    all_params: tuple[MpiParam, ...]  # Forum order, including large_only ones (twin only)
+    chapter: str  # file stem of spec/mpi/<chapter>.yaml
+    where: Where  # the entry's key in its YAML file
+    return_kind: str = "ERROR_CODE"
+    return_type: str = "int"
+    deprecated: str | None = None
+    removed: str | None = None
+    note: str | None = None
+    large_count: str | None = None  # name of the _c twin, if any
+    large_count_introduced: str | None = None
+    large_count_types: tuple[tuple[str, str], ...] = ()  # (param, c_type) that differ in the twin
+    large_count_where: tuple[tuple[str, Where], ...] = field(default=(), compare=False)  # their lines
+    base: str | None = None  # for an expanded twin: the base function's name
+
+    @property
+    def params(self) -> tuple[MpiParam, ...]:
+        """The parameters of this C function, in order."""
+        return tuple(p for p in self.all_params if not p.large_only)
+
+    @property
+    def source(self) -> str:
+        """Where this function is written down, for generated comments: 'spec/mpi/pt2pt.yaml'."""
+        return self.where.file
+
+    def twin(self) -> MpiFunction | None:
+        """The large-count twin `<name>_c` as a function of its own, or None."""
+        if self.large_count is None:
+            return None
+        types = dict(self.large_count_types)
+        return replace(
+            self,
+            name=self.large_count,
+            introduced=self.large_count_introduced or self.introduced,
+            all_params=tuple(
+                replace(p, c_type=types.get(p.name, p.c_type), large_only=False) for p in self.all_params
+            ),
+            large_count=None,
+            large_count_introduced=None,
+            large_count_types=(),
+            large_count_where=(),
+            base=self.name,
+        )
+
+
+def _param(raw: dict, where: Where | None) -> MpiParam:
+    length = raw.get("length")
+    return MpiParam(
+        name=raw["name"],
+        kind=raw["kind"],
+        c_type=raw["c_type"],
+        direction=raw["dir"],
+        length=tuple(length) if isinstance(length, list) else length,
+        root_only=bool(raw.get("root_only", False)),
+        large_only=bool(raw.get("large_only", False)),
+        where=where,
+    )
+
+
+def _check_version_order(entry: dict, name: str, first: str, later: str, where: Where) -> None:
+    if first in entry and later in entry and version_key(entry[later]) <= version_key(entry[first]):
+        raise SpecError(where_of(entry, later) or where, f"{name}.{later}: {entry[later]} is not after {first} {entry[first]}")
+
+
+def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction:
+    """Build one MpiFunction from a schema-valid entry, checking what the schema cannot."""
+    all_params = [_param(raw, where_of(entry["params"], i)) for i, raw in enumerate(entry["params"])]
+    seen: set[str] = set()
+    for index, param in enumerate(all_params):
+        if param.name in seen:
+            raise SpecError(where_of(entry["params"], index), f"{name}: duplicate parameter '{param.name}'")
+        seen.add(param.name)
+        try:
+            if param.c_type != VARARGS:
+                split_c_type(param.c_type)
+        except ValueError as err:
+            raise SpecError(where_of(entry["params"], index), f"{name}.{param.name}: {err}") from None
+    _check_version_order(entry, name, "introduced", "deprecated", where)
+    _check_version_order(entry, name, "introduced", "removed", where)
+    _check_version_order(entry, name, "deprecated", "removed", where)
+
+    large = entry.get("large_count")
+    large_only = [p.name for p in all_params if p.large_only]
+    if large_only and large is None:
+        raise SpecError(where, f"{name}: parameter '{large_only[0]}' is large_only but there is no large_count twin")
+    if large is not None:
+        for pname in large["params"]:
+            if pname not in seen:
+                raise SpecError(where_of(large["params"], pname), f"{name}.large_count.params: unknown parameter '{pname}'")
+        if version_key(large["introduced"]) < version_key(entry["introduced"]):
+            raise SpecError(where_of(large, "introduced"), f"{name}.large_count.introduced: {large['introduced']} is before the function's {entry['introduced']}")
+
+    returns = entry.get("returns", {"kind": "ERROR_CODE", "c_type": "int"})
+    return MpiFunction(
+        name=name,
+        introduced=entry["introduced"],
+        all_params=tuple(all_params),
+        chapter=chapter,
+        where=where,
+        return_kind=returns["kind"],
+        return_type=returns["c_type"],
+        deprecated=entry.get("deprecated"),
+        removed=entry.get("removed"),
+        note=entry.get("note"),
+        large_count=name + LARGE_COUNT_SUFFIX if large is not None else None,
+        large_count_introduced=large["introduced"] if large is not None else None,
+        large_count_types=tuple(large["params"].items()) if large is not None else (),
+        large_count_where=tuple((k, where_of(large["params"], k)) for k in large["params"]) if large is not None else (),
+    )
+
+
+def load_mpi_file(path: Path, display_name: str, schema: dict) -> dict[str, MpiFunction]:
+    data = load_yaml(path, display_name)
+    if data is None:
+        raise SpecError(Where(display_name, 1), "empty file (expected a mapping of MPI function names)")
+    validate(data, schema, display_name)
+    chapter = path.stem
+    return {name: _function(name, entry, chapter, where_of(data, name)) for name, entry in data.items()}
+
+
+def load_mpi_spec(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
+    """Load and validate every `spec_dir/mpi/*.yaml`; names sorted; SpecError on any problem."""
+    schema = load_schema(spec_dir / "schema" / "mpi.schema.json")
+    functions: dict[str, MpiFunction] = {}
+    symbols: dict[str, MpiFunction] = {}  # every C symbol, twins included -> defining entry
+    for path in sorted((spec_dir / "mpi").glob("*.yaml")):
+        display = path.relative_to(display_root).as_posix() if path.is_relative_to(display_root) else path.name
+        for name, function in load_mpi_file(path, display, schema).items():
+            for symbol in filter(None, (name, function.large_count)):
+                if symbol in symbols:
+                    first = symbols[symbol]
+                    raise SpecError(function.where, f"{symbol} is already defined at {first.where}")
+                symbols[symbol] = function
+            functions[name] = function
+    return dict(sorted(functions.items()))
+
+
+def all_c_functions(functions: dict[str, MpiFunction]) -> list[MpiFunction]:
+    """Every C function of the spec, `_c` twins expanded, sorted by name."""
+    result = []
+    for function in functions.values():
+        result.append(function)
+        twin = function.twin()
+        if twin is not None:
+            result.append(twin)
+    return sorted(result, key=lambda f: f.name)

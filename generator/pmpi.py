@@ -1,0 +1,90 @@
+"""Render the PMPI call counter and the CMake list of MPI functions from `spec/mpi/`.
+
+Outputs (paths relative to generated/):
+  pmpi/nampi_pmpi_counter.h         C API of the counter, plus nampi_pmpi::snapshot() for C++
+  pmpi/nampi_pmpi_counter.c         `int MPI_X(...) { ++count; return PMPI_X(...); }` for every
+                                    wrappable function and `_c` twin, each guarded by NAMPI_HAVE_*
+  cmake/nampi_mpi_functions.cmake   every C function name (twins included) for the configure probe
+
+All decisions are made here; the templates only loop and fill in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jinja2
+
+from .mpi_spec import MpiFunction, all_c_functions
+
+MPI_SOURCES = "spec/mpi/*.yaml"  # named in the banner of every output
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    """One counted function, ready for the template."""
+
+    index: int  # position in nampi_pmpi_names (sorted by name, strcmp order)
+    name: str
+    return_type: str
+    parameters: str  # C parameter list: 'const void *buf, int count' or 'void'
+    arguments: str  # forwarding arguments: 'buf, count'
+    source: str  # 'spec/mpi/pt2pt.yaml: MPI_Send' (twins: '... MPI_Send large_count')
+
+
+@dataclass(frozen=True)
+class Skipped:
+    name: str
+    reason: str
+
+
+def skip_reason(function: MpiFunction) -> str | None:
+    """Why `function` gets no counting wrapper, or None if it gets one.
+
+    Only functions that return an int error code are wrapped: the others (MPI_Wtime,
+    MPI_Wtick, handle conversions such as MPI_Comm_c2f/MPI_Comm_toint, MPI_Aint_add) may be
+    macros or inline functions in an implementation's mpi.h, so defining them can fail to
+    compile, and their calls are not interesting to count. Varargs (MPI_Pcontrol) cannot be
+    forwarded portably.
+    """
+    if function.return_kind != "ERROR_CODE" or function.return_type != "int":
+        return f"returns {function.return_type} ({function.return_kind}), not an int error code"
+    if any(p.is_varargs for p in function.params):
+        return "C varargs cannot be forwarded"
+    return None
+
+
+def _wrapper(index: int, function: MpiFunction) -> Wrapper:
+    params = function.params
+    source = f"{function.source}: {function.base} large_count" if function.base else f"{function.source}: {function.name}"
+    return Wrapper(
+        index=index,
+        name=function.name,
+        return_type=function.return_type,
+        parameters=", ".join(p.declaration for p in params) if params else "void",
+        arguments=", ".join(p.name for p in params),
+        source=source,
+    )
+
+
+def pmpi_plan(functions: dict[str, MpiFunction]) -> tuple[list[Wrapper], list[Skipped], list[str]]:
+    """(wrappers, skipped, every C function name), all sorted by name."""
+    symbols = all_c_functions(functions)
+    wrapped = [f for f in symbols if skip_reason(f) is None]
+    wrappers = [_wrapper(i, f) for i, f in enumerate(wrapped)]
+    skipped = [Skipped(f.name, reason) for f in symbols if (reason := skip_reason(f)) is not None]
+    return wrappers, skipped, [f.name for f in symbols]
+
+
+def render_pmpi(env: jinja2.Environment, functions: dict[str, MpiFunction]) -> dict[str, str]:
+    """{path relative to generated/: text} for the PMPI counter and the CMake function list."""
+    wrappers, skipped, names = pmpi_plan(functions)
+    outputs = {
+        "pmpi/nampi_pmpi_counter.h": ("pmpi_counter.h.j2", {"wrappers": wrappers}),
+        "pmpi/nampi_pmpi_counter.c": ("pmpi_counter.c.j2", {"wrappers": wrappers, "skipped": skipped}),
+        "cmake/nampi_mpi_functions.cmake": ("mpi_functions.cmake.j2", {"names": names}),
+    }
+    result = {}
+    for path, (template, context) in outputs.items():
+        result[path] = env.get_template(template).render(sources=MPI_SOURCES, **context)
+    return result

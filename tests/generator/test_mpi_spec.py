@@ -1,0 +1,420 @@
+"""Tests of spec/mpi/: loading, errors with file:line, the importer, spec-check, the PMPI counter."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.errors import SpecError  # noqa: E402
+from generator.import_mpi import (  # noqa: E402
+    CHAPTERS,
+    ForumData,
+    chapter_of,
+    dump_chapter,
+    entry_of,
+    import_functions,
+)
+from generator.mpi_spec import all_c_functions, c_declaration, load_mpi_spec  # noqa: E402
+from generator.pmpi import pmpi_plan, render_pmpi  # noqa: E402
+from generator.render import make_environment  # noqa: E402
+from generator.spec_check import spec_check  # noqa: E402
+
+SPEC = ROOT / "spec"
+
+# The functions this issue binds or the runtime uses (the issue's scope).
+SCOPE = """
+MPI_Send MPI_Ssend MPI_Bsend MPI_Rsend MPI_Recv MPI_Probe MPI_Iprobe MPI_Get_count MPI_Sendrecv
+MPI_Sendrecv_replace MPI_Barrier MPI_Bcast MPI_Gather MPI_Gatherv MPI_Scatter MPI_Scatterv
+MPI_Allgather MPI_Allgatherv MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Reduce MPI_Allreduce
+MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Exscan
+MPI_Init MPI_Init_thread MPI_Finalize MPI_Initialized MPI_Finalized MPI_Query_thread MPI_Abort
+MPI_Comm_rank MPI_Comm_size MPI_Comm_set_errhandler MPI_Comm_dup MPI_Comm_free MPI_Error_string
+MPI_Error_class MPI_Type_contiguous MPI_Type_commit MPI_Type_free MPI_Type_size MPI_Op_create
+MPI_Op_free MPI_Buffer_attach MPI_Buffer_detach
+""".split()
+
+
+@pytest.fixture(scope="module")
+def forum() -> ForumData:
+    return ForumData()
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return load_mpi_spec(SPEC, ROOT)
+
+
+@pytest.fixture
+def tmp_spec(tmp_path: Path) -> Path:
+    """An empty spec/ (schema only) under tmp_path; display names are relative to tmp_path."""
+    (tmp_path / "spec" / "schema").mkdir(parents=True)
+    (tmp_path / "spec" / "mpi").mkdir()
+    shutil.copy(SPEC / "schema" / "mpi.schema.json", tmp_path / "spec" / "schema")
+    return tmp_path / "spec"
+
+
+@pytest.fixture
+def spec_copy(tmp_path: Path) -> Path:
+    """A copy of the committed spec/mpi + schema + allow-list."""
+    target = tmp_path / "spec"
+    shutil.copytree(SPEC / "schema", target / "schema")
+    shutil.copytree(SPEC / "mpi", target / "mpi")
+    shutil.copy(SPEC / "mpi_allowlist.yaml", target)
+    return target
+
+
+def write(spec_dir: Path, name: str, text: str) -> None:
+    (spec_dir / "mpi" / name).write_text(text, encoding="utf-8")
+
+
+def load_error(spec_dir: Path) -> str:
+    with pytest.raises(SpecError) as info:
+        load_mpi_spec(spec_dir, spec_dir.parent)
+    return str(info.value)
+
+
+GOOD_SEND = """\
+MPI_Send:
+  introduced: "1.0"
+  params:
+    - {name: buf, kind: BUFFER, c_type: "const void *", dir: in}
+    - {name: count, kind: POLYXFER_NUM_ELEM_NNI, c_type: "int", dir: in}
+  large_count:
+    introduced: "4.0"
+    params:
+      count: "MPI_Count"
+"""
+
+
+# --- loading --------------------------------------------------------------------------------------
+
+
+def test_committed_spec_has_the_scope(spec):
+    assert sorted(SCOPE) == sorted(spec)
+    assert all(f.introduced for f in spec.values())
+
+
+def test_model_of_allgatherv(spec):
+    f = spec["MPI_Allgatherv"]
+    assert f.chapter == "collectives"
+    assert f.where.file == "spec/mpi/collectives.yaml" and f.where.line > 1
+    assert f.introduced == "1.0" and f.return_type == "int" and f.deprecated is None
+    assert [p.name for p in f.params] == ["sendbuf", "sendcount", "sendtype", "recvbuf", "recvcounts", "displs", "recvtype", "comm"]
+    recvcounts = f.params[4]
+    assert (recvcounts.kind, recvcounts.c_type, recvcounts.direction, recvcounts.length) == (
+        "POLYXFER_NUM_ELEM_NNI", "const int []", "in", "*")
+    assert recvcounts.declaration == "const int recvcounts[]"
+    assert f.params[0].declaration == "const void *sendbuf"
+    assert f.large_count == "MPI_Allgatherv_c"
+    twin = f.twin()
+    assert twin.name == "MPI_Allgatherv_c" and twin.base == "MPI_Allgatherv" and twin.introduced == "4.0"
+    assert [p.c_type for p in twin.params] == [
+        "const void *", "MPI_Count", "MPI_Datatype", "void *", "const MPI_Count []", "const MPI_Aint []", "MPI_Datatype", "MPI_Comm"]
+
+
+def test_curated_versions(spec):
+    assert spec["MPI_Reduce_scatter_block"].introduced == "2.2"
+    assert spec["MPI_Alltoallw"].introduced == "2.0"
+    assert spec["MPI_Init_thread"].introduced == "2.0"
+    assert spec["MPI_Barrier"].large_count is None
+    assert spec["MPI_Probe"].large_count is None
+    assert len([f for f in all_c_functions(spec) if f.base]) == 29
+
+
+@pytest.mark.parametrize(
+    "c_type, declaration",
+    [("int", "int x"), ("const void *", "const void *x"), ("char ***", "char ***x"),
+     ("char **[]", "char **x[]"), ("int [][3]", "int x[][3]"), ("const MPI_Count []", "const MPI_Count x[]"),
+     ("...", "...")],
+)
+def test_c_declaration(c_type, declaration):
+    assert c_declaration(c_type, "x") == declaration
+
+
+def test_missing_field_is_reported_with_file_and_line(tmp_spec):
+    write(tmp_spec, "pt2pt.yaml", "# comment\nMPI_Send:\n  params: []\n")
+    message = load_error(tmp_spec)
+    assert message.startswith("spec/mpi/pt2pt.yaml:2: ")
+    assert "'introduced' is a required property" in message
+
+
+def test_wrong_type_is_reported_at_the_parameter(tmp_spec):
+    text = GOOD_SEND.replace('c_type: "int"', "c_type: 4")
+    write(tmp_spec, "pt2pt.yaml", text)
+    message = load_error(tmp_spec)
+    assert message.startswith("spec/mpi/pt2pt.yaml:5: ")  # the `count` parameter's line
+    assert "params.1.c_type" in message and "is not of type 'string'" in message
+
+
+def test_bad_version_and_unknown_key(tmp_spec):
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace('introduced: "1.0"', "introduced: 1.0"))
+    assert load_error(tmp_spec).startswith("spec/mpi/a.yaml:2: MPI_Send.introduced: 1.0 is not of type 'string'")
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace("  params:\n", "  colour: red\n  params:\n", 1))
+    message = load_error(tmp_spec)
+    assert message.startswith("spec/mpi/a.yaml:1: ") and "'colour' was unexpected" in message
+
+
+def test_yaml_syntax_error_has_file_and_line(tmp_spec):
+    write(tmp_spec, "pt2pt.yaml", 'MPI_Send:\n  introduced: "1.0"\n  params: [\n    - {name: buf\n')
+    message = load_error(tmp_spec)
+    assert message.startswith("spec/mpi/pt2pt.yaml:") and "YAML syntax error" in message
+    assert int(message.split(":")[1]) >= 3
+
+
+def test_semantic_errors(tmp_spec):
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace("      count:", "      cuont:"))
+    assert load_error(tmp_spec) == "spec/mpi/a.yaml:9: MPI_Send.large_count.params: unknown parameter 'cuont'"
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace("{name: count", "{name: buf"))
+    assert load_error(tmp_spec) == "spec/mpi/a.yaml:5: MPI_Send: duplicate parameter 'buf'"
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace('introduced: "1.0"', 'introduced: "1.0"\n  deprecated: "1.0"'))
+    assert "is not after introduced" in load_error(tmp_spec)
+    write(tmp_spec, "a.yaml", GOOD_SEND.replace('introduced: "1.0"', 'introduced: "4.1"'))
+    assert load_error(tmp_spec) == "spec/mpi/a.yaml:7: MPI_Send.large_count.introduced: 4.0 is before the function's 4.1"
+
+
+def test_function_defined_twice(tmp_spec):
+    write(tmp_spec, "a.yaml", GOOD_SEND)
+    write(tmp_spec, "b.yaml", "\n" + GOOD_SEND)
+    assert load_error(tmp_spec) == "spec/mpi/b.yaml:2: MPI_Send is already defined at spec/mpi/a.yaml:1"
+
+
+def test_twin_may_not_be_an_entry_of_its_own(tmp_spec):
+    twin = GOOD_SEND.replace("MPI_Send:", "MPI_Send_c:").split("  large_count:")[0]
+    write(tmp_spec, "a.yaml", GOOD_SEND + "\n" + twin)
+    assert load_error(tmp_spec) == "spec/mpi/a.yaml:11: MPI_Send_c is already defined at spec/mpi/a.yaml:1"
+
+
+def test_duplicate_key(tmp_spec):
+    write(tmp_spec, "a.yaml", GOOD_SEND + "MPI_Send:\n  introduced: \"1.0\"\n  params: []\n")
+    assert load_error(tmp_spec) == "spec/mpi/a.yaml:10: duplicate key 'MPI_Send'"
+
+
+# --- importer -------------------------------------------------------------------------------------
+
+
+def test_committed_files_are_canonical(spec):
+    """load -> dump reproduces every committed chapter file byte for byte."""
+    for path in sorted((SPEC / "mpi").glob("*.yaml")):
+        entries = {f.name: entry_of(f) for f in spec.values() if f.chapter == path.stem}
+        assert dump_chapter(path.stem, entries) == path.read_text(encoding="utf-8"), path
+
+
+def test_reimporting_existing_functions_changes_nothing(spec_copy, forum):
+    assert import_functions(spec_copy, [(name, None) for name in SCOPE], forum=forum) == {}
+
+
+def test_fresh_import_gives_the_committed_entry(tmp_spec, forum):
+    changed = import_functions(tmp_spec, [("MPI_Allgatherv", "1.0"), ("MPI_Init", "1.0")], forum=forum)
+    assert sorted(p.name for p in changed) == ["collectives.yaml", "process.yaml"]
+    for path, text in changed.items():
+        committed = (SPEC / "mpi" / path.name).read_text(encoding="utf-8")
+        for name in ("MPI_Allgatherv", "MPI_Init"):
+            if f"\n{name}:\n" in text:
+                entry = text.split(f"\n{name}:\n")[1].split("\n\n")[0]
+                assert f"\n{name}:\n{entry}\n" in committed
+
+
+def test_import_keeps_curated_fields_and_protects_fixes(spec_copy, forum):
+    path = spec_copy / "mpi" / "pt2pt.yaml"
+    original = path.read_text(encoding="utf-8")
+    altered = original.replace('{name: buf, kind: BUFFER, c_type: "const void *", dir: in}', '{name: buf, kind: BUFFER, c_type: "void *", dir: in}', 1)
+    path.write_text(altered, encoding="utf-8")
+    with pytest.raises(SpecError, match=r"spec/mpi/pt2pt.yaml:\d+: MPI_Bsend differs from apis.json .* --force"):
+        import_functions(spec_copy, [("MPI_Bsend", None)], forum=forum)
+    changed = import_functions(spec_copy, [("MPI_Bsend", None)], forum=forum, force=True)
+    assert changed == {path: original}
+    # note: and introduced survive a forced refresh
+    assert import_functions(spec_copy, [("MPI_Buffer_detach", None)], forum=forum, force=True) == {}
+
+
+def test_import_rejects_bad_requests(tmp_spec, forum):
+    with pytest.raises(SpecError) as info:
+        import_functions(tmp_spec, [("MPI_Send_c", "4.0"), ("MPI_Sned", "1.0"), ("MPI_Send", None)], forum=forum)
+    message = str(info.value)
+    assert "MPI_Send_c: large-count twins are recorded on their base entry; import MPI_Send" in message
+    assert "MPI_Sned: not a C function in apis.json" in message
+    assert "MPI_Send: new entry needs an introduced version" in message
+
+
+def test_every_forum_function_has_a_chapter(forum):
+    assert len(forum.names()) == 531
+    chapters = {name: chapter_of(name) for name in forum.names()}
+    assert set(chapters.values()) <= set(CHAPTERS)
+    expected = {
+        "MPI_Send": "pt2pt", "MPI_Buffer_attach": "pt2pt", "MPI_Isendrecv_replace": "pt2pt",
+        "MPI_Iallgatherv": "collectives", "MPI_Reduce_scatter_block_init": "collectives", "MPI_Op_create": "collectives",
+        "MPI_Ineighbor_alltoallw": "topologies", "MPI_Comm_set_errhandler": "environment", "MPI_Wtime": "environment",
+        "MPI_Comm_rank": "communicators", "MPI_Win_set_name": "communicators", "MPI_Init_thread": "process",
+        "MPI_Comm_spawn": "process", "MPI_Type_size": "datatypes", "MPI_Rget_accumulate": "rma",
+        "MPI_Comm_c2f": "language", "MPI_Comm_toint": "abi", "MPI_T_init_thread": "tools",
+    }
+    assert {name: chapters[name] for name in expected} == expected
+
+
+def test_whole_standard_imports_and_loads(tmp_spec, forum):
+    changed = import_functions(tmp_spec, [(name, "1.0") for name in forum.names()], forum=forum)
+    for path, text in changed.items():
+        path.write_text(text, encoding="utf-8")
+    functions = load_mpi_spec(tmp_spec, tmp_spec.parent)
+    assert len(functions) == 531 and sum(1 for f in functions.values() if f.large_count) == 159
+    contents = functions["MPI_Type_get_contents"]
+    assert "max_large_counts" not in [p.name for p in contents.params]
+    assert "max_large_counts" in [p.name for p in contents.twin().params]
+    assert functions["MPI_Wtime"].return_type == "double"
+    assert spec_check(tmp_spec, forum=forum) == []
+
+
+# --- spec-check -----------------------------------------------------------------------------------
+
+
+def test_spec_check_is_clean(forum):
+    assert spec_check(SPEC, ROOT, forum=forum) == []
+
+
+def test_spec_check_reports_an_altered_entry(spec_copy, forum):
+    path = spec_copy / "mpi" / "collectives.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('recvcounts: "const MPI_Count []"', 'recvcounts: "MPI_Count []"', 1)
+    text = text.replace('{name: sendbuf, kind: BUFFER, c_type: "const void *", dir: in}', '{name: sendbuf, kind: BUFFER, c_type: "void *", dir: in}', 1)
+    path.write_text(text, encoding="utf-8")
+    problems = spec_check(spec_copy, forum=forum)
+    lines = text.splitlines()
+    line = next(i for i, l in enumerate(lines, 1) if 'c_type: "void *", dir: in}' in l)
+    lc_line = next(i for i, l in enumerate(lines, 1) if 'recvcounts: "MPI_Count []"' in l)
+    assert problems == [
+        f"spec/mpi/collectives.yaml:{line}: MPI_Allgather.params.sendbuf.c_type: spec has 'void *', apis.json has 'const void *'",
+        f"spec/mpi/collectives.yaml:{lc_line}: MPI_Allgatherv.large_count.params.recvcounts: "
+        "_c twin: spec has 'MPI_Count []', apis.json has 'const MPI_Count []'",
+    ]
+    allow = spec_copy / "mpi_allowlist.yaml"
+    allow.write_text(
+        'MPI_Allgather.params.sendbuf.c_type: "test: a deliberate difference"\n'
+        'MPI_Allgatherv.large_count.params.recvcounts: "test"\n'
+        'MPI_Bcast.params.buffer.c_type: "stale"\n',
+        encoding="utf-8",
+    )
+    assert spec_check(spec_copy, forum=forum) == [
+        "spec/mpi_allowlist.yaml:3: MPI_Bcast.params.buffer.c_type: allow-listed, but spec/mpi/ and apis.json agree here (remove the entry)"
+    ]
+    allow.write_text('MPI_Allgather.params.sendbuf.c_type: ""\n', encoding="utf-8")
+    assert spec_check(spec_copy, forum=forum) == [
+        "spec/mpi_allowlist.yaml:1: MPI_Allgather.params.sendbuf.c_type: expected a difference key with a non-empty reason string"
+    ]
+
+
+def test_spec_check_structural_differences(tmp_spec, forum):
+    write(tmp_spec, "pt2pt.yaml", GOOD_SEND + '\nMPI_Frobnicate:\n  introduced: "1.0"\n  params: []\n')
+    problems = spec_check(tmp_spec, forum=forum)
+    assert problems[0].startswith("spec/mpi/pt2pt.yaml:11: MPI_Frobnicate: not a C function in apis.json")
+    assert problems[1].startswith("spec/mpi/pt2pt.yaml:1: MPI_Send.params: spec has parameters ['buf', 'count'], apis.json has")
+    assert len(problems) == 2
+    write(tmp_spec, "pt2pt.yaml", "MPI_Barrier:\n  introduced: \"1.0\"\n  params:\n"
+          "    - {name: comm, kind: COMMUNICATOR, c_type: \"MPI_Comm\", dir: in}\n"
+          "  large_count: {introduced: \"4.0\", params: {}}\n")
+    assert spec_check(tmp_spec, forum=forum) == [
+        "spec/mpi/pt2pt.yaml:1: MPI_Barrier.large_count: spec has MPI_Barrier_c twin, apis.json has none"]
+    assert spec_check(tmp_spec, forum=forum, report_missing=True)[-1] == "MPI_Wtime: in apis.json but not in spec/mpi/"
+
+
+def test_spec_check_reports_load_errors(tmp_spec, forum):
+    write(tmp_spec, "pt2pt.yaml", "MPI_Send: [\n")
+    [problem] = spec_check(tmp_spec, forum=forum)
+    assert problem.startswith("spec/mpi/pt2pt.yaml:")
+
+
+# --- PMPI counter ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rendered(spec):
+    return render_pmpi(make_environment(ROOT / "templates"), spec)
+
+
+def test_pmpi_outputs_and_determinism(spec, rendered):
+    assert sorted(rendered) == ["cmake/nampi_mpi_functions.cmake", "pmpi/nampi_pmpi_counter.c", "pmpi/nampi_pmpi_counter.h"]
+    again = render_pmpi(make_environment(ROOT / "templates"), load_mpi_spec(SPEC, ROOT))
+    assert again == rendered
+    for path, text in rendered.items():
+        assert "spec/mpi/*.yaml" in text.splitlines()[0] and "make generate" in "\n".join(text.splitlines()[:3]), path
+        assert str(ROOT) not in text and "/tmp" not in text, path
+        assert text.endswith("\n") and not text.endswith("\n\n"), path
+
+
+def test_pmpi_wrappers(spec, rendered):
+    source = rendered["pmpi/nampi_pmpi_counter.c"]
+    header = rendered["pmpi/nampi_pmpi_counter.h"]
+    wrappers, skipped, names = pmpi_plan(spec)
+    assert len(wrappers) == 78 and skipped == [] and names == sorted(names) and len(names) == 78
+    assert f"#define NAMPI_PMPI_FUNCTION_COUNT {len(wrappers)}" in header
+    assert "extern const char *const nampi_pmpi_names[];" in header
+    assert "inline std::map<std::string, unsigned long long> snapshot()" in header
+    send = next(w for w in wrappers if w.name == "MPI_Send")
+    assert (
+        "/* spec/mpi/pt2pt.yaml: MPI_Send */\n"
+        "#ifdef NAMPI_HAVE_MPI_SEND\n"
+        "int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {\n"
+        f"  ++nampi_pmpi_counts[{send.index}];\n"
+        "  return PMPI_Send(buf, count, datatype, dest, tag, comm);\n"
+        "}\n"
+        "#endif\n"
+    ) in source
+    assert "#ifdef NAMPI_HAVE_MPI_ALLGATHERV_C\nint MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, " \
+           "MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[], " \
+           "MPI_Datatype recvtype, MPI_Comm comm) {" in source
+    assert "/* spec/mpi/collectives.yaml: MPI_Allgatherv large_count */" in source
+    assert "int MPI_Finalize(void) {" in source and "return PMPI_Finalize();" in source
+    # the names table is in index order
+    table = source.split("nampi_pmpi_names[NAMPI_PMPI_FUNCTION_COUNT] = {\n")[1].split("};")[0]
+    assert [line.strip().strip('",') for line in table.splitlines()] == [w.name for w in wrappers]
+    cmake = rendered["cmake/nampi_mpi_functions.cmake"]
+    listed = cmake.split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
+    assert listed == names and "MPI_Allgatherv_c" in listed and "MPI_Barrier_c" not in listed
+
+
+def test_pmpi_skips_non_error_code_and_varargs(tmp_spec, forum):
+    changed = import_functions(tmp_spec, [("MPI_Wtime", "1.0"), ("MPI_Pcontrol", "1.0"), ("MPI_Comm_c2f", "2.0"), ("MPI_Barrier", "1.0")], forum=forum)
+    for path, text in changed.items():
+        path.write_text(text, encoding="utf-8")
+    functions = load_mpi_spec(tmp_spec, tmp_spec.parent)
+    wrappers, skipped, names = pmpi_plan(functions)
+    assert [w.name for w in wrappers] == ["MPI_Barrier"]
+    assert {s.name for s in skipped} == {"MPI_Wtime", "MPI_Pcontrol", "MPI_Comm_c2f"}
+    assert names == ["MPI_Barrier", "MPI_Comm_c2f", "MPI_Pcontrol", "MPI_Wtime"]
+    source = render_pmpi(make_environment(ROOT / "templates"), functions)["pmpi/nampi_pmpi_counter.c"]
+    assert " *   MPI_Wtime: returns double (WALL_TIME), not an int error code" in source
+    assert "int MPI_Wtime" not in source and "MPI_Pcontrol(" not in source
+
+
+MPICC = ROOT / ".venv" / "bin" / "mpicc"
+MPICXX = ROOT / ".venv" / "bin" / "mpicxx"
+
+
+@pytest.mark.skipif(not MPICC.exists(), reason=".venv/bin/mpicc (MPICH) is not installed")
+def test_counter_compiles_with_mpicc(tmp_path, rendered):
+    for path, text in rendered.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    (tmp_path / "include" / "nampi").mkdir(parents=True)
+    names = rendered["cmake/nampi_mpi_functions.cmake"].split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
+    (tmp_path / "include" / "nampi" / "config.h").write_text(
+        "".join(f"#define NAMPI_HAVE_{name.upper()} 1\n" for name in names), encoding="utf-8")
+    flags = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Wmissing-prototypes", "-Werror", f"-I{tmp_path / 'include'}"]
+    result = subprocess.run([str(MPICC), *flags, "-c", str(tmp_path / "pmpi" / "nampi_pmpi_counter.c"), "-o", str(tmp_path / "counter.o")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    symbols = subprocess.run(["nm", str(tmp_path / "counter.o")], capture_output=True, text=True).stdout
+    defined = {line.split()[-1] for line in symbols.splitlines() if " T MPI_" in line}
+    assert defined == set(names)
+    if MPICXX.exists():  # the header's C++ part
+        (tmp_path / "use.cpp").write_text('#include "nampi_pmpi_counter.h"\nint main() { return (int)nampi_pmpi::snapshot().size(); }\n')
+        result = subprocess.run([str(MPICXX), "-std=c++20", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
+                                 f"-I{tmp_path / 'pmpi'}", str(tmp_path / "use.cpp")], capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
