@@ -38,9 +38,16 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
             }
         )
     accepted = {p.name for p in form.params}
+    # Only reported when every argument is named: an unnamed argument that
+    # stands in for a required one must give one message, not two.
     for p in form.params:
         if p.required:
-            out.append({"cond": _has(p.name), "msg": f"nampi: {label}: missing required parameter '{p.name}'"})
+            out.append(
+                {
+                    "cond": f"!nampi::detail::all_named<Args...> || {_has(p.name)}",
+                    "msg": f"nampi: {label}: missing required parameter '{p.name}'",
+                }
+            )
     for p in form.params:
         out.append(
             {

@@ -12,7 +12,7 @@ from .errors import SpecError, Where
 
 ROLES = ("in", "out", "inout")
 POLICIES = ("no_resize", "grow_only", "resize_to_fit")
-ELEMENT_STORAGE = {"vector_of_element": "std::vector<{e}>", "element": "{e}"}
+ELEMENT_STORAGE = {"vector_of_element": "nampi::detail::default_container_t<{e}>", "element": "{e}"}
 
 
 @dataclass(frozen=True)

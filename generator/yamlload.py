@@ -65,9 +65,15 @@ def load_yaml(path: Path, display_name: str) -> object:
     try:
         return loader.get_single_data()
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
+        # An unclosed bracket or quote is noticed where parsing gives up, often
+        # far below; its opening (the context mark) is where the fix belongs.
+        opened = (err.context or "").startswith(("while parsing a flow", "while scanning a quoted"))
+        mark = (err.context_mark if opened else None) or err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
-        raise SpecError(Where(display_name, line), f"YAML syntax error: {err.problem}") from None
+        noticed = ""
+        if opened and err.problem_mark is not None and err.problem_mark.line + 1 != line:
+            noticed = f" (noticed at line {err.problem_mark.line + 1})"
+        raise SpecError(Where(display_name, line), f"YAML syntax error: {err.context}: {err.problem}{noticed}" if opened else f"YAML syntax error: {err.problem}") from None
     finally:
         loader.dispose()
 

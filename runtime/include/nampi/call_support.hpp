@@ -22,4 +22,12 @@ struct no_primary_slot {
 };
 inline no_primary_slot no_primary;
 
+// What a call whose compile-time checks failed returns: it converts to
+// anything, so that `auto r = comm.call(...)` adds no second error to the
+// check's message.
+struct failed_call {
+  template <typename T>
+  operator T() const;
+};
+
 }  // namespace nampi::detail

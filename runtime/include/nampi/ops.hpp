@@ -71,16 +71,21 @@ NAMPI_BUILTIN_OP(ops::logical_xor, MPI_LXOR);
 #undef NAMPI_BUILTIN_OP
 
 // The MPI_Op for an op(...) argument: a builtin functor or an MPI_Op handle.
+template <typename>
+inline constexpr bool always_false = false;
+
 template <typename F>
 MPI_Op mpi_op(const F& op) {
   if constexpr (std::is_same_v<F, MPI_Op>) {
     return op;
+  } else if constexpr (builtin_op<F>::value) {
+    return builtin_op<F>::get();
   } else {
-    static_assert(builtin_op<F>::value,
+    static_assert(always_false<F>,
                   "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, std::logical_and<>, "
                   "std::logical_or<>, std::bit_and<>, std::bit_or<>, std::bit_xor<>, nampi::ops::max<>, "
                   "nampi::ops::min<>, nampi::ops::logical_xor<>) or an MPI_Op");
-    return builtin_op<F>::get();
+    return MPI_OP_NULL;
   }
 }
 

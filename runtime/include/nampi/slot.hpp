@@ -107,11 +107,16 @@ class output_slot {
     if constexpr (!is_buffer_v<object_type>) {
       NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " + std::to_string(n) + " needed");
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
-      static_assert(resizable<object_type>, "nampi: resize_to_fit needs a resizable container");
-      object_.resize(n);
+      if constexpr (resizable<object_type>)
+        object_.resize(n);
+      else
+        static_assert(resizable<object_type>, "nampi: resize_to_fit needs a resizable container");
     } else if constexpr (std::is_same_v<Policy, grow_only>) {
-      static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
-      if (object_.size() < n) object_.resize(n);
+      if constexpr (resizable<object_type>) {
+        if (object_.size() < n) object_.resize(n);
+      } else {
+        static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
+      }
     } else {
       NAMPI_ASSERT(size_of(object_) >= n, std::string(call) + ": buffer '" + param + "' holds " +
                                               std::to_string(size_of(object_)) + " elements, " + std::to_string(n) +

@@ -17,6 +17,17 @@
 
 namespace nampi {
 
+// A bool that std::vector stores contiguously (std::vector<bool> packs bits and
+// has no data()); buffers of bool that a call creates hold these.
+struct bool_value {
+  bool value = false;
+  constexpr bool_value() = default;
+  constexpr bool_value(bool b) noexcept : value(b) {}
+  constexpr operator bool() const noexcept { return value; }
+  friend constexpr bool operator==(bool_value, bool_value) = default;
+};
+static_assert(sizeof(bool_value) == sizeof(bool), "bool_value must travel as MPI_CXX_BOOL");
+
 // Specialize to send a type with a datatype of your own: `static MPI_Datatype get()`.
 template <typename T>
 struct mpi_type_traits;
@@ -51,6 +62,7 @@ NAMPI_BUILTIN_TYPE(float, MPI_FLOAT);
 NAMPI_BUILTIN_TYPE(double, MPI_DOUBLE);
 NAMPI_BUILTIN_TYPE(long double, MPI_LONG_DOUBLE);
 NAMPI_BUILTIN_TYPE(bool, MPI_CXX_BOOL);
+NAMPI_BUILTIN_TYPE(bool_value, MPI_CXX_BOOL);
 NAMPI_BUILTIN_TYPE(std::complex<float>, MPI_CXX_FLOAT_COMPLEX);
 NAMPI_BUILTIN_TYPE(std::complex<double>, MPI_CXX_DOUBLE_COMPLEX);
 NAMPI_BUILTIN_TYPE(std::complex<long double>, MPI_CXX_LONG_DOUBLE_COMPLEX);
@@ -93,6 +105,18 @@ struct has_user_traits : std::false_type {};
 template <typename T>
 struct has_user_traits<T, std::void_t<decltype(mpi_type_traits<T>::get())>> : std::true_type {};
 
+// The container a call creates for elements of type T.
+template <typename T>
+struct default_container {
+  using type = std::vector<T>;
+};
+template <>
+struct default_container<bool> {
+  using type = std::vector<bool_value>;
+};
+template <typename T>
+using default_container_t = typename default_container<T>::type;
+
 }  // namespace detail
 
 // True if nampi knows how to send a T.
@@ -105,7 +129,9 @@ inline constexpr bool has_mpi_type = detail::builtin_type<T>::value || detail::h
 template <typename T>
 MPI_Datatype mpi_datatype() {
   using U = std::remove_cv_t<T>;
-  if constexpr (detail::builtin_type<U>::value) {
+  if constexpr (!std::is_same_v<T, U>) {
+    return mpi_datatype<U>();  // one datatype per type, whatever its qualifiers
+  } else if constexpr (detail::builtin_type<U>::value) {
     return detail::builtin_type<U>::get();
   } else if constexpr (detail::has_user_traits<U>::value) {
     return mpi_type_traits<U>::get();

@@ -1,0 +1,13 @@
+// Misuse: send_buf given twice to allgatherv.
+// expect-error: nampi: allgatherv: parameter 'send_buf' given more than once
+#include <nampi/nampi.hpp>
+#include <vector>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  std::vector<int> v{1, 2, 3};
+  comm.allgatherv(send_buf(v), send_buf(v));
+}

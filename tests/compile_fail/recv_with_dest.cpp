@@ -1,0 +1,11 @@
+// Misuse: dest passed to recv, which takes source.
+// expect-error: nampi: recv does not take parameter 'dest'
+#include <nampi/nampi.hpp>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  comm.recv<int>(source(0), dest(1));
+}

@@ -1,0 +1,13 @@
+// Misuse: a plain int (meant as the tag) passed to send next to its named parameters.
+// expect-error: nampi: send: every argument must be a named parameter such as send_buf(x)
+#include <nampi/nampi.hpp>
+#include <vector>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  std::vector<int> v{1, 2, 3};
+  comm.send(send_buf(v), dest(0), 7);
+}

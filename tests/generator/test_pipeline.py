@@ -1,0 +1,501 @@
+"""Tests of the generator pipeline: spec errors (file:line, nothing written),
+determinism, `check`, and unit tests of the bindings model.
+
+Every test that changes a spec works on a copy of the repository's spec/,
+templates/, .clang-format and generated/ in a temporary directory and runs the
+generator with `--root <copy>`; the checkout itself is only read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from generator.__main__ import build, main  # noqa: E402
+from generator.errors import SpecError, Where  # noqa: E402
+from generator.model import FormParam, Parameter, Rule, RuleArg, RuleCall, order_rules, parse_rule_call  # noqa: E402
+from generator.pipeline import load_spec  # noqa: E402
+
+COLLECTIVES = "spec/bindings/collectives.yaml"
+COPIED = ("spec", "templates", ".clang-format", "generated")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _copy_tree(src_root: Path, dst: Path) -> Path:
+    dst.mkdir(parents=True)
+    for name in COPIED:
+        src = src_root / name
+        if src.is_dir():
+            shutil.copytree(src, dst / name)
+        else:
+            shutil.copy2(src, dst / name)
+    return dst
+
+
+@pytest.fixture(scope="module")
+def snapshot(tmp_path_factory) -> Path:
+    """One copy of the checkout's spec/templates/generated per module, so that
+    edits other people make meanwhile cannot change the spec between tests.
+    The copy must generate cleanly, or the error tests below would prove nothing."""
+    dst = _copy_tree(REPO, tmp_path_factory.mktemp("snapshot") / "repo")
+    try:
+        build(dst)
+    except SpecError as err:
+        pytest.fail(f"the checkout's spec does not generate, so spec error tests cannot run: {err}")
+    return dst
+
+
+@pytest.fixture
+def root(snapshot: Path, tmp_path: Path) -> Path:
+    """A private copy of everything the generator reads and writes."""
+    return _copy_tree(snapshot, tmp_path / "repo")
+
+
+def run(args: list[str], capsys) -> tuple[int, str, str]:
+    """Runs the generator CLI in-process; returns (exit code, stdout, stderr)."""
+    capsys.readouterr()
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def tree_hashes(directory: Path) -> dict[str, str]:
+    """{relative path: sha256} of every file under directory."""
+    return {
+        p.relative_to(directory).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
+
+
+def tree_bytes(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def block_lines(text: str, binding: str) -> tuple[int, int]:
+    """0-based [start, end) line range of a top-level binding in a bindings file."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line == f"{binding}:")
+    end = next((i for i in range(start + 1, len(lines)) if re.match(r"^[A-Za-z_]", lines[i])), len(lines))
+    return start, end
+
+
+def find_line(text: str, binding: str, pattern: str) -> int:
+    """1-based number of the first line of `binding`'s block matching regex `pattern`."""
+    lines = text.splitlines()
+    start, end = block_lines(text, binding)
+    for i in range(start, end):
+        if re.search(pattern, lines[i]):
+            return i + 1
+    raise AssertionError(f"no line matching {pattern!r} in binding {binding!r}")
+
+
+def edit_line(path: Path, line: int, old: str, new: str) -> None:
+    """Replaces `old` by `new` on 1-based `line` (which must contain it)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert old in lines[line - 1], (old, lines[line - 1])
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def insert_line(path: Path, after: int, text: str) -> None:
+    """Inserts `text` (one line, no newline) after 1-based line `after`."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(after, text + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def delete_line(path: Path, line: int) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    del lines[line - 1]
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def assert_spec_error(root: Path, capsys, file: str, line: int, *fragments: str) -> str:
+    """`generate` fails with `file:line: ...` (containing every fragment) and
+    leaves generated/ byte-identical."""
+    out_dir = root / "generated"
+    before = tree_hashes(out_dir)
+    assert before, "the copied generated/ tree is empty"
+    code, out, err = run(["generate", "--root", str(root)], capsys)
+    assert code != 0, f"generate succeeded on a broken spec:\n{out}{err}"
+    message = err.strip()
+    assert message.startswith(f"{file}:{line}: "), f"expected '{file}:{line}: ...', got:\n{message}"
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} not in {message!r}"
+    assert tree_hashes(out_dir) == before, "generate changed generated/ although it failed"
+    return message
+
+
+# --------------------------------------------------------------------------- three corruptions
+
+
+def test_unknown_rule_in_default(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^\s+recv_counts:.*allgather_counts\(")
+    edit_line(path, line, "allgather_counts(", "allgathr_counts(")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "allgatherv.recv_counts", "unknown rule 'allgathr_counts'")
+
+
+def test_missing_required_field(root: Path, capsys):
+    path = root / COLLECTIVES
+    text = path.read_text()
+    binding_line = block_lines(text, "allgatherv")[0] + 1
+    delete_line(path, find_line(text, "allgatherv", r"^  mpi: "))
+    # The binding lacks the field, so the error points at the binding's key.
+    assert_spec_error(root, capsys, COLLECTIVES, binding_line, "'mpi'", "required property")
+
+
+@pytest.mark.parametrize(
+    "pattern, closing",
+    [
+        (r"^  mpi_args: \[.*\]\s*$", "]"),  # flow sequence
+        (r"^    send_count: \{.*\}\s*$", "}"),  # flow mapping
+    ],
+    ids=["bracket", "brace"],
+)
+def test_yaml_syntax_error_unclosed_bracket(root: Path, capsys, pattern: str, closing: str):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", pattern)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].rstrip().removesuffix(closing) + "\n"  # drop the closing bracket
+    path.write_text("".join(lines))
+    # The line to fix is the one whose bracket is never closed; PyYAML notices
+    # the problem only on a later line (for a brace, possibly many bindings later).
+    assert_spec_error(root, capsys, COLLECTIVES, line, "YAML syntax error")
+
+
+# --------------------------------------------------------------------------- more errors
+
+
+def test_unknown_parameter(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^    send_buf: ")
+    insert_line(path, line, "    send_bufer: {required: true}")
+    assert_spec_error(root, capsys, COLLECTIVES, line + 1, "allgatherv", "unknown parameter 'send_bufer'")
+
+
+def test_rule_argument_not_a_parameter(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^    recv_displs:.*exclusive_scan\(recv_counts\)")
+    edit_line(path, line, "exclusive_scan(recv_counts)", "exclusive_scan(send_counts)")
+    assert_spec_error(
+        root, capsys, COLLECTIVES, line, "allgatherv.recv_displs", "rule argument 'send_counts' is not a parameter"
+    )
+
+
+def test_duplicate_key(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^    send_type: ")
+    insert_line(path, line, "    send_type: {default: type_of(send_buf)}")
+    assert_spec_error(root, capsys, COLLECTIVES, line + 1, "duplicate key 'send_type'")
+
+
+def test_duplicate_binding_across_files(root: Path, capsys):
+    text = (root / COLLECTIVES).read_text()
+    start, end = block_lines(text, "allgatherv")
+    block = "\n".join(text.splitlines()[start:end]) + "\n"
+    # Sorted after collectives.yaml, so the copy there is the second definition.
+    other = "spec/bindings/zz_duplicate.yaml"
+    (root / other).write_text("# a second definition\n\n" + block)
+    assert_spec_error(
+        root, capsys, other, 3, "binding 'allgatherv' is already defined at", f"{COLLECTIVES}:{start + 1}"
+    )
+
+
+def test_mpi_args_length_mismatch(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^  mpi_args: \[.*, comm\]")
+    edit_line(path, line, ", comm]", "]")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "MPI_Allgatherv takes 8 arguments, mpi_args lists 7")
+
+
+def test_mpi_arg_not_a_parameter(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^  mpi_args: \[.*, comm\]")
+    edit_line(path, line, ", comm]", ", communicator]")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "MPI argument 'communicator' is not a parameter")
+
+
+def test_unknown_mpi_function(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^  mpi: MPI_Allgatherv\s*$")
+    edit_line(path, line, "MPI_Allgatherv", "MPI_Allgatherw")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "'MPI_Allgatherw' is not in spec/mpi/")
+
+
+def test_rule_arity_in_binding(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^    send_count:.*size_of\(send_buf\)")
+    edit_line(path, line, "size_of(send_buf)", '"size_of(send_buf, send_type)"')
+    assert_spec_error(root, capsys, COLLECTIVES, line, "rule 'size_of' takes 1 argument(s), got 2")
+
+
+def test_error_from_the_command_line(root: Path):
+    """The real CLI (a subprocess) prints file:line: and exits 1."""
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^    recv_counts:.*allgather_counts\(")
+    edit_line(path, line, "allgather_counts(", "allgathr_counts(")
+    before = tree_hashes(root / "generated")
+    proc = subprocess.run(
+        [sys.executable, "-m", "generator", "generate", "--root", str(root)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"{COLLECTIVES}:{line}: "), proc.stderr
+    assert "unknown rule 'allgathr_counts'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert tree_hashes(root / "generated") == before
+
+
+# --------------------------------------------------------------------------- determinism and check
+
+
+def test_generate_is_deterministic(root: Path, tmp_path: Path, capsys):
+    first, second = tmp_path / "out1", tmp_path / "out2"
+    for out in (first, second):
+        code, _, err = run(["generate", "--root", str(root), "--out", str(out)], capsys)
+        assert code == 0, err
+    a, b = tree_bytes(first), tree_bytes(second)
+    assert a, "generate wrote nothing"
+    assert sorted(a) == sorted(b)
+    for name in a:
+        assert a[name] == b[name], f"{name} differs between two runs"
+    # No absolute paths (of the root or the output directory) leak into the output.
+    for name, data in a.items():
+        for leaked in (str(root), str(tmp_path), str(REPO)):
+            assert leaked.encode() not in data, f"{name} contains {leaked}"
+
+
+def test_generate_leaves_unchanged_files_untouched(root: Path, capsys):
+    code, _, err = run(["generate", "--root", str(root)], capsys)
+    assert code == 0, err
+    mtimes = {p: p.stat().st_mtime_ns for p in (root / "generated").rglob("*") if p.is_file()}
+    code, out, err = run(["generate", "--root", str(root)], capsys)
+    assert code == 0, err
+    assert ", 0 changed" in out, out
+    assert {p: p.stat().st_mtime_ns for p in mtimes} == mtimes
+
+
+def _generate_fresh(root: Path, capsys) -> Path:
+    code, _, err = run(["generate", "--root", str(root)], capsys)
+    assert code == 0, err
+    code, _, err = run(["check", "--root", str(root)], capsys)
+    assert code == 0, f"check fails right after generate:\n{err}"
+    return root / "generated"
+
+
+def test_check_detects_a_hand_edit(root: Path, capsys):
+    out_dir = _generate_fresh(root, capsys)
+    victim = "include/nampi/generated/collectives.hpp"
+    with (out_dir / victim).open("a", encoding="utf-8") as f:
+        f.write("// edited by hand\n")
+    code, _, err = run(["check", "--root", str(root)], capsys)
+    assert code != 0
+    assert victim in err, err
+
+
+def test_check_detects_a_deleted_file(root: Path, capsys):
+    out_dir = _generate_fresh(root, capsys)
+    victim = "include/nampi/generated/parameters.hpp"
+    (out_dir / victim).unlink()
+    code, _, err = run(["check", "--root", str(root)], capsys)
+    assert code != 0
+    assert victim in err, err
+
+
+def test_check_detects_a_stray_file(root: Path, capsys):
+    out_dir = _generate_fresh(root, capsys)
+    stray = "include/nampi/generated/stray.hpp"
+    (out_dir / stray).write_text("// not generated\n")
+    code, _, err = run(["check", "--root", str(root)], capsys)
+    assert code != 0
+    assert stray in err, err
+    # generate removes it again.
+    code, _, err = run(["generate", "--root", str(root)], capsys)
+    assert code == 0, err
+    assert not (out_dir / stray).exists()
+
+
+def test_check_does_not_write(root: Path, capsys):
+    out_dir = root / "generated"
+    victim = out_dir / "include/nampi/generated/collectives.hpp"
+    victim.write_text("// stale\n")
+    before = tree_hashes(out_dir)
+    code, _, _ = run(["check", "--root", str(root)], capsys)
+    assert code != 0
+    assert tree_hashes(out_dir) == before
+
+
+def test_committed_generated_is_current(capsys):
+    code, _, err = run(["check", "--root", str(REPO)], capsys)
+    assert code == 0, f"generated/ is out of date, run `make generate`:\n{err}"
+
+
+# --------------------------------------------------------------------------- model
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return load_spec(REPO)[0]
+
+
+def _binding(spec, name):
+    return next(b for b in spec.bindings if b.name == name)
+
+
+def test_expected_calls_all_inferable_omitted(spec):
+    form = _binding(spec, "allgatherv").regular
+    computed = {p.name for p in form.inferable}
+    assert "recv_counts" in computed
+    assert form.expected_calls("MPI_Allgatherv", computed) == {"MPI_Allgather": 1, "MPI_Allgatherv": 1}
+
+
+def test_expected_calls_recv_counts_given(spec):
+    form = _binding(spec, "allgatherv").regular
+    computed = {p.name for p in form.inferable} - {"recv_counts"}
+    assert form.expected_calls("MPI_Allgatherv", computed) == {"MPI_Allgatherv": 1}
+
+
+def test_expected_calls_everything_given(spec):
+    form = _binding(spec, "allgatherv").regular
+    assert form.expected_calls("MPI_Allgatherv", set()) == {"MPI_Allgatherv": 1}
+
+
+def test_rule_order_puts_inputs_first(spec):
+    form = _binding(spec, "allgatherv").regular
+    order = _ordered_names(form.rule_order)
+    for p in form.params:
+        if p.default is None:
+            continue
+        for dep in p.default.param_args():
+            if dep in order:
+                assert order.index(dep) < order.index(p.name), (dep, p.name, order)
+
+
+def _rules() -> dict[str, Rule]:
+    where = Where("spec/rules.yaml", 1)
+    return {
+        "same_as": Rule("same_as", "", "nampi::infer::same_as", (RuleArg("other", False),), {}, where),
+        "constant": Rule("constant", "", "nampi::infer::constant", (RuleArg("value", True),), {}, where),
+        "size_sum": Rule("size_sum", "", "nampi::infer::size_sum", (RuleArg("counts", False),), {}, where),
+    }
+
+
+def _param(name: str, line: int, default: RuleCall | None) -> FormParam:
+    """An optional int parameter with a default rule (or none)."""
+    p = Parameter(name, "", "value", "int", None, {"in": name}, Where("spec/parameters.yaml", 1))
+    values = {
+        "name": name,
+        "param": p,
+        "required": False,
+        "required_at_root": False,
+        "default": default,
+        "resize": None,
+        "returned_if_omitted": False,
+        "storage": "int",
+        "policy": "no_resize",
+        "where": Where("spec/bindings/x.yaml", line),
+    }
+    return FormParam(**{f.name: values[f.name] for f in dataclasses.fields(FormParam)})
+
+
+def _ordered_names(order: list) -> list[str]:
+    """Names in a rule order (entries are FormParams or (FormParam, RuleCall) pairs)."""
+    return [(entry[0] if isinstance(entry, tuple) else entry).name for entry in order]
+
+
+def test_order_rules_detects_a_cycle():
+    rules = _rules()
+    where = Where("spec/bindings/x.yaml", 1)
+    a = _param("a", 3, parse_rule_call("same_as(b)", rules, where, "call.a"))
+    b = _param("b", 4, parse_rule_call("same_as(c)", rules, where, "call.b"))
+    c = _param("c", 5, parse_rule_call("same_as(a)", rules, where, "call.c"))
+    with pytest.raises(SpecError) as info:
+        order_rules([a, b, c], where, "call")
+    assert "default rules form a cycle" in info.value.message
+    assert info.value.where.file == "spec/bindings/x.yaml"
+    assert info.value.where.line in (3, 4, 5)
+
+
+def test_order_rules_sorts_dependencies_and_skips_literals():
+    rules = _rules()
+    where = Where("spec/bindings/x.yaml", 1)
+    c = _param("c", 5, parse_rule_call("same_as(b)", rules, where, "call.c"))
+    b = _param("b", 4, parse_rule_call("same_as(a)", rules, where, "call.b"))
+    a = _param("a", 3, parse_rule_call("constant(42)", rules, where, "call.a"))
+    given = _param("given", 6, None)
+    assert _ordered_names(order_rules([c, given, b, a], where, "call")) == ["a", "b", "c"]
+
+
+def test_parse_rule_call_arity_error():
+    rules = _rules()
+    where = Where("spec/bindings/x.yaml", 7)
+    with pytest.raises(SpecError) as info:
+        parse_rule_call("same_as(a, b)", rules, where, "call.x")
+    assert info.value.where == where
+    assert str(info.value) == "spec/bindings/x.yaml:7: call.x: rule 'same_as' takes 1 argument(s), got 2"
+    with pytest.raises(SpecError, match=r"rule 'same_as' takes 1 argument\(s\), got 0"):
+        parse_rule_call("same_as()", rules, where, "call.x")
+
+
+def test_parse_rule_call_other_errors():
+    rules = _rules()
+    where = Where("spec/bindings/x.yaml", 7)
+    with pytest.raises(SpecError, match="unknown rule 'sam_as'"):
+        parse_rule_call("sam_as(a)", rules, where, "call.x")
+    with pytest.raises(SpecError, match=r"expected rule\(args\)"):
+        parse_rule_call("same_as", rules, where, "call.x")
+    call = parse_rule_call(" size_sum( counts ) ", rules, where, "call.x")
+    assert call.args == ("counts",) and call.param_args() == ["counts"] and call.text == "size_sum( counts )"
+    assert parse_rule_call("constant(MPI_ANY_TAG)", rules, where, "x").param_args() == []
+
+
+# --------------------------------------------------------------------------- rendered output
+
+
+@pytest.fixture(scope="module")
+def built() -> dict[str, str]:
+    return build(REPO)
+
+
+def test_allgatherv_header_checks_and_source_comment(built):
+    header = built["include/nampi/generated/collectives.hpp"]
+    assert '"nampi: allgatherv: missing required parameter \'send_buf\'"' in header
+    assert '"nampi: allgatherv does not take parameter \'root\'"' in header
+    assert "// spec/bindings/collectives.yaml: allgatherv -> MPI_Allgatherv\n" in header
+
+
+def test_every_parameter_has_a_check_and_a_doc_line(built, spec):
+    """The Doxygen list and the compile-time checks come from the same YAML lines."""
+    binding = _binding(spec, "allgatherv")
+    header = built[f"include/nampi/generated/{binding.group}.hpp"]
+    accepted = {p.name for p in binding.regular.params}
+    for name in spec.parameters:
+        if name in accepted:
+            assert f"/// @param {name} " in header, name
+            assert f"nampi: allgatherv: parameter '{name}' given more than once" in header, name
+        else:
+            assert f"nampi: allgatherv does not take parameter '{name}'" in header, name
+
+
+def test_every_generated_file_has_a_banner(built):
+    for name, text in built.items():
+        first = text.splitlines()[0]
+        assert "inputs sha256:" in first and "make generate" in first, (name, first)
