@@ -12,12 +12,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(root: Path) -> dict[str, str]:
-    from .pipeline import load_spec, render_all
+    from .pipeline import render_all
     from .write import format_cpp, input_hash, stamp
 
-    files = render_all(root)
-    spec, _ = load_spec(root)
-    inputs = spec.inputs + sorted((root / "templates").glob("*.j2"))
+    files, inputs = render_all(root)
     return format_cpp(stamp(files, input_hash(inputs, root)), root)
 
 

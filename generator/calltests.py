@@ -70,6 +70,49 @@ def cases(binding: Binding, form: Form) -> list[dict]:
     return out
 
 
+def requested_back_case(binding: Binding, form: Form) -> dict | None:
+    """One case that asks back (`*_out()`) every parameter the call can compute,
+    and checks each against the value the fixture gives by hand."""
+    test = form.test if form.test is not None else binding.regular.test
+    primary = form.primary.name if form.primary else None
+    outs = [p for p in form.inferable if "out" in p.param.factories and p.name != primary]
+    if not outs:
+        return None
+    args, computed = [], set()
+    for p in form.params:
+        if p.required or p.required_at_root:
+            role, arg, _ = _arg(p, form, test, binding)
+            args.append(arg)
+            if role != "in":
+                computed.add(p.name)
+        elif p in outs:
+            args.append(f"{p.param.factories['out']}()")
+            computed.add(p.name)
+        else:
+            computed.add(p.name)
+    primary_returned = form.primary is not None and form.primary.returned_if_omitted
+    count = len(outs) + (1 if primary_returned else 0)
+    root = test.get("given", {}).get("root", "0")
+
+    def access(name: str) -> str:
+        return f"returned.extract_{name}()" if count > 1 else "returned"
+
+    checks = []
+    for p in outs:
+        given = test.get("given", {}).get(p.name)
+        if given is None:
+            continue
+        check = f"CHECK({access(p.name)} == ({given}));"
+        checks.append(f"if (rank == {root}) {check}" if p.default.rule.root_only else check)
+    return {
+        "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
+        "args": ", ".join(args),
+        "calls": form.expected_calls(binding.mpi, computed),
+        "value_checks": checks,
+        "result_from": access(primary) if primary_returned else None,
+    }
+
+
 def test_view(binding: Binding) -> dict:
     forms = []
     for form in binding.forms:
@@ -86,6 +129,7 @@ def test_view(binding: Binding) -> dict:
                 "check": test.get("check", "CHECK(result == expected);" if test.get("expect") else ""),
                 "returns": form.primary is not None,
                 "cases": cases(binding, form),
+                "requested_back": requested_back_case(binding, form),
             }
         )
     return {"name": binding.name, "source": binding.source, "forms": forms}

@@ -132,7 +132,6 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
         "source": binding.source,
         "doc": binding.doc,
         "template_head": template_head,
-        "check_template_head": template_head.replace("typename... Args", "typename... Args"),
         "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
         "forms": forms,
         "params": [

@@ -73,6 +73,7 @@ def load_rules(root: Path) -> dict[str, Rule]:
             helper=entry["helper"],
             args=tuple(RuleArg(a["name"], bool(a.get("literal", False))) for a in entry["args"]),
             mpi_calls=dict(sorted(entry["mpi_calls"].items())),
+            root_only=bool(entry.get("root_only", False)),
             where=where_of(data, name),
         )
         for name, entry in sorted(data.items())

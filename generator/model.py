@@ -40,6 +40,7 @@ class Rule:
     args: tuple[RuleArg, ...]
     mpi_calls: dict  # MPI function -> count
     where: Where
+    root_only: bool = False  # the value is meaningful at the root only
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ def _binding_view(binding, parameters):
     return view
 
 
-def render_all(root: Path) -> dict[str, str]:
-    """{path relative to generated/: text}, before formatting."""
+def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
+    """({path relative to generated/: text} before formatting, the input files)."""
     spec, mpi_functions = load_spec(root)
     env = make_environment(root / "templates")
     out: dict[str, str] = {}
@@ -57,4 +57,4 @@ def render_all(root: Path) -> dict[str, str]:
         )
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
-    return out
+    return out, spec.inputs + sorted((root / "templates").glob("*.j2"))

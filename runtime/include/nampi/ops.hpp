@@ -10,37 +10,27 @@
 namespace nampi {
 namespace ops {
 
+// max<>, min<> and logical_xor<> for any comparable type; the template
+// parameter only mirrors std::plus<T> so that both spellings work.
 template <typename T = void>
 struct max {
-  constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-};
-template <>
-struct max<void> {
-  template <typename T>
-  constexpr T operator()(const T& a, const T& b) const {
+  template <typename U>
+  constexpr U operator()(const U& a, const U& b) const {
     return a < b ? b : a;
   }
 };
 template <typename T = void>
 struct min {
-  constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
-};
-template <>
-struct min<void> {
-  template <typename T>
-  constexpr T operator()(const T& a, const T& b) const {
+  template <typename U>
+  constexpr U operator()(const U& a, const U& b) const {
     return b < a ? b : a;
   }
 };
 // std has no logical xor functor.
 template <typename T = void>
 struct logical_xor {
-  constexpr bool operator()(const T& a, const T& b) const { return !a != !b; }
-};
-template <>
-struct logical_xor<void> {
-  template <typename T>
-  constexpr bool operator()(const T& a, const T& b) const {
+  template <typename U>
+  constexpr bool operator()(const U& a, const U& b) const {
     return !a != !b;
   }
 };
