@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <memory>
-#include <ranges>
+#include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
 #include <type_traits>
 #include <utility>
