@@ -88,7 +88,11 @@ def _mpi_arg(arg: str, form: Form) -> str:
         return "ctx.comm"
     if arg.startswith("MPI_") or arg.isdigit():
         return arg
-    return f"nampi::detail::to_mpi_{form.param(arg).param.to_mpi}({arg})"
+    to_mpi = form.param(arg).param.to_mpi
+    if to_mpi == "op":
+        # The handle is a temporary: a user op lives until the MPI call returns.
+        return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
+    return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
 def body(binding: Binding, form: Form) -> dict:

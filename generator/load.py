@@ -167,7 +167,9 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
             raise SpecError(where_of(entry, "primary"), f"{context}: primary '{entry['primary']}' is not a parameter")
     else:
         primary = next((p for p in params if p.returned_if_omitted), None)
-    return Form(kind, params, rule_order, args, primary, element_template, test, where)
+    if element is None and any(p.param.to_mpi == "op" for p in params):
+        raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
+    return Form(kind, params, rule_order, args, primary, element, element_template, test, where)
 
 
 def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[list[Binding], list[Path]]:

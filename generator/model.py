@@ -78,6 +78,7 @@ class Form:
     rule_order: list[tuple[FormParam, RuleCall]]  # defaults in dependency order, then resizes
     mpi_args: list[str]  # C++ argument expressions
     primary: FormParam | None
+    element: str | None  # C++ element type of the call's buffers
     element_template: bool  # element type is the call's template parameter T
     test: dict | None
     where: Where

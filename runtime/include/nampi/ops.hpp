@@ -7,6 +7,8 @@
 #include <functional>
 #include <type_traits>
 
+#include "nampi/error.hpp"
+
 namespace nampi {
 namespace ops {
 
@@ -37,6 +39,18 @@ struct logical_xor {
 
 }  // namespace ops
 
+// Marks a user operation as commutative: op(nampi::commutative(f)). Without
+// it MPI must assume the order matters (always correct, sometimes slower).
+template <typename F>
+struct commutative_op {
+  using function_type = F;
+  F function;
+};
+template <typename F>
+constexpr commutative_op<F> commutative(F function) {
+  return {function};
+}
+
 namespace detail {
 
 template <typename F>
@@ -64,18 +78,63 @@ NAMPI_BUILTIN_OP(ops::logical_xor, MPI_LXOR);
 template <typename>
 inline constexpr bool always_false = false;
 
+// Calls F element-wise: inout[i] = F(in[i], inout[i]), as MPI defines user ops.
+template <typename T, typename F>
+void apply_user_op(void* in, void* inout, int* length, MPI_Datatype*) {
+  const T* a = static_cast<const T*>(in);
+  T* b = static_cast<T*>(inout);
+  for (int i = 0; i < *length; ++i) b[i] = static_cast<T>(F{}(a[i], b[i]));
+}
+
+// The MPI_Op of one call: a builtin handle, or a user op created for the call
+// and freed when the call's full expression ends.
+class op_handle {
+ public:
+  explicit op_handle(MPI_Op op, bool owned = false) noexcept : op_(op), owned_(owned) {}
+  op_handle(const op_handle&) = delete;
+  op_handle& operator=(const op_handle&) = delete;
+  ~op_handle() {
+    if (owned_) MPI_Op_free(&op_);
+  }
+  MPI_Op get() const noexcept { return op_; }
+
+ private:
+  MPI_Op op_;
+  bool owned_;
+};
+
+template <typename T, typename F>
+op_handle mpi_user_op(bool commute) {
+  static_assert(std::is_default_constructible_v<F>,
+                "nampi: a user operation must be stateless (a lambda without captures)");
+  MPI_Op op = MPI_OP_NULL;
+  const int code = MPI_Op_create(&apply_user_op<T, F>, commute ? 1 : 0, &op);
+  if (code != MPI_SUCCESS) throw mpi_error("MPI_Op_create", code);
+  return op_handle(op, true);
+}
+
 template <typename F>
-MPI_Op mpi_op(const F& op) {
+struct is_commutative_op : std::false_type {};
+template <typename F>
+struct is_commutative_op<commutative_op<F>> : std::true_type {};
+
+// The MPI_Op for op(...) on elements of type T: a builtin functor (chosen at
+// compile time), an MPI_Op handle, or a stateless callable (a user op).
+template <typename T, typename F>
+op_handle mpi_op(const F& op) {
   if constexpr (std::is_same_v<F, MPI_Op>) {
-    return op;
+    return op_handle(op);
   } else if constexpr (builtin_op<F>::value) {
-    return builtin_op<F>::get();
+    return op_handle(builtin_op<F>::get());
+  } else if constexpr (is_commutative_op<F>::value) {
+    return mpi_user_op<T, typename F::function_type>(true);
+  } else if constexpr (std::is_default_constructible_v<F> && std::is_invocable_v<const F&, const T&, const T&>) {
+    return mpi_user_op<T, F>(false);
   } else {
     static_assert(always_false<F>,
-                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, std::logical_and<>, "
-                  "std::logical_or<>, std::bit_and<>, std::bit_or<>, std::bit_xor<>, nampi::ops::max<>, "
-                  "nampi::ops::min<>, nampi::ops::logical_xor<>) or an MPI_Op");
-    return MPI_OP_NULL;
+                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a "
+                  "stateless callable taking two elements (a lambda without captures)");
+    return op_handle(MPI_OP_NULL);
   }
 }
 

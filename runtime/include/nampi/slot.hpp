@@ -178,10 +178,11 @@ decltype(auto) to_mpi_value(Slot& slot) {
   return slot.get();
 }
 
-// Reduction operations: builtin functors or MPI_Op handles.
-template <typename Slot>
-MPI_Op to_mpi_op(Slot& slot) {
-  return mpi_op(slot.get());
+// Reduction operations on elements of type T: builtin functors, MPI_Op
+// handles, or user callables (the handle frees a user op after the call).
+template <typename T, typename Slot>
+op_handle to_mpi_op(Slot& slot) {
+  return mpi_op<T>(slot.get());
 }
 
 // Status objects are passed by address; an omitted status is ignored.

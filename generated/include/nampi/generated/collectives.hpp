@@ -2166,11 +2166,14 @@ class collectives_calls {
           nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
         if constexpr (decltype(send_recv_type)::computed)
           nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
-        nampi::detail::call_mpi("MPI_Allreduce", MPI_Allreduce, MPI_IN_PLACE,
-                                nampi::detail::to_mpi_pointer(send_recv_buf),
-                                nampi::detail::to_mpi_value(send_recv_count),
-                                nampi::detail::to_mpi_value(send_recv_type),
-                                nampi::detail::to_mpi_op(op), ctx.comm);
+        nampi::detail::call_mpi(
+            "MPI_Allreduce", MPI_Allreduce, MPI_IN_PLACE,
+            nampi::detail::to_mpi_pointer(send_recv_buf),
+            nampi::detail::to_mpi_value(send_recv_count),
+            nampi::detail::to_mpi_value(send_recv_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_recv_buf)>>(op)
+                .get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(
             send_recv_buf, send_recv_count, send_recv_type, op);
       } else {
@@ -2203,7 +2206,9 @@ class collectives_calls {
         nampi::detail::call_mpi(
             "MPI_Allreduce", MPI_Allreduce, nampi::detail::to_mpi_pointer(send_buf),
             nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
-            nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op), ctx.comm);
+            nampi::detail::to_mpi_value(send_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf,
                                                                         send_count, send_type, op);
       } else {
@@ -2236,7 +2241,8 @@ class collectives_calls {
       nampi::detail::call_mpi(
           "MPI_Allreduce", MPI_Allreduce, nampi::detail::to_mpi_pointer(send_buf),
           nampi::detail::to_mpi_pointer(recv_buf), 1, nampi::detail::to_mpi_value(send_type),
-          nampi::detail::to_mpi_op(op), ctx.comm);
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf, send_type,
                                                                       op);
     } else {
@@ -2556,7 +2562,10 @@ class collectives_calls {
         nampi::detail::call_mpi(
             "MPI_Exscan", MPI_Exscan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
             nampi::detail::to_mpi_value(send_recv_count),
-            nampi::detail::to_mpi_value(send_recv_type), nampi::detail::to_mpi_op(op), ctx.comm);
+            nampi::detail::to_mpi_value(send_recv_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_recv_buf)>>(op)
+                .get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(
             send_recv_buf, send_recv_count, send_recv_type, op);
       } else {
@@ -2589,7 +2598,9 @@ class collectives_calls {
         nampi::detail::call_mpi(
             "MPI_Exscan", MPI_Exscan, nampi::detail::to_mpi_pointer(send_buf),
             nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
-            nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op), ctx.comm);
+            nampi::detail::to_mpi_value(send_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf,
                                                                         send_count, send_type, op);
       } else {
@@ -2620,10 +2631,11 @@ class collectives_calls {
                                              nampi::detail::slot_element_t<decltype(send_buf)>,
                                              nampi::no_resize, true>(args...);
       if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
-      nampi::detail::call_mpi("MPI_Exscan", MPI_Exscan, nampi::detail::to_mpi_pointer(send_buf),
-                              nampi::detail::to_mpi_pointer(recv_buf), 1,
-                              nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op),
-                              ctx.comm);
+      nampi::detail::call_mpi(
+          "MPI_Exscan", MPI_Exscan, nampi::detail::to_mpi_pointer(send_buf),
+          nampi::detail::to_mpi_pointer(recv_buf), 1, nampi::detail::to_mpi_value(send_type),
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf, send_type,
                                                                       op);
     } else {
@@ -2819,11 +2831,12 @@ class collectives_calls {
       if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
       if constexpr (decltype(recv_buf)::computed)
         nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
-      nampi::detail::call_mpi("MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
-                              nampi::detail::to_mpi_pointer(recv_buf),
-                              nampi::detail::to_mpi_value(send_count),
-                              nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op),
-                              nampi::detail::to_mpi_value(root), ctx.comm);
+      nampi::detail::call_mpi(
+          "MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
+          nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
+          nampi::detail::to_mpi_value(send_type),
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          nampi::detail::to_mpi_value(root), ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(
           recv_buf, send_buf, send_count, send_type, op, root);
     } else {
@@ -2862,7 +2875,9 @@ class collectives_calls {
       nampi::detail::call_mpi(
           "MPI_Reduce_scatter", MPI_Reduce_scatter, nampi::detail::to_mpi_pointer(send_buf),
           nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_pointer(recv_counts),
-          nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op), ctx.comm);
+          nampi::detail::to_mpi_value(send_type),
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf,
                                                                       recv_counts, send_type, op);
     } else {
@@ -2904,7 +2919,8 @@ class collectives_calls {
           "MPI_Reduce_scatter_block", MPI_Reduce_scatter_block,
           nampi::detail::to_mpi_pointer(send_buf), nampi::detail::to_mpi_pointer(recv_buf),
           nampi::detail::to_mpi_value(recv_count), nampi::detail::to_mpi_value(send_type),
-          nampi::detail::to_mpi_op(op), ctx.comm);
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf,
                                                                       recv_count, send_type, op);
     } else {
@@ -2937,10 +2953,11 @@ class collectives_calls {
                                              nampi::no_resize, true>(args...);
       if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
       if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
-      nampi::detail::call_mpi("MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
-                              nampi::detail::to_mpi_pointer(recv_buf), 1,
-                              nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op),
-                              nampi::detail::to_mpi_value(root), ctx.comm);
+      nampi::detail::call_mpi(
+          "MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
+          nampi::detail::to_mpi_pointer(recv_buf), 1, nampi::detail::to_mpi_value(send_type),
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          nampi::detail::to_mpi_value(root), ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf, send_type,
                                                                       op, root);
     } else {
@@ -2978,7 +2995,10 @@ class collectives_calls {
         nampi::detail::call_mpi(
             "MPI_Scan", MPI_Scan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
             nampi::detail::to_mpi_value(send_recv_count),
-            nampi::detail::to_mpi_value(send_recv_type), nampi::detail::to_mpi_op(op), ctx.comm);
+            nampi::detail::to_mpi_value(send_recv_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_recv_buf)>>(op)
+                .get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(
             send_recv_buf, send_recv_count, send_recv_type, op);
       } else {
@@ -3011,7 +3031,9 @@ class collectives_calls {
         nampi::detail::call_mpi(
             "MPI_Scan", MPI_Scan, nampi::detail::to_mpi_pointer(send_buf),
             nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
-            nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op), ctx.comm);
+            nampi::detail::to_mpi_value(send_type),
+            nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+            ctx.comm);
         return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf,
                                                                         send_count, send_type, op);
       } else {
@@ -3041,10 +3063,11 @@ class collectives_calls {
                                              nampi::detail::slot_element_t<decltype(send_buf)>,
                                              nampi::no_resize, true>(args...);
       if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
-      nampi::detail::call_mpi("MPI_Scan", MPI_Scan, nampi::detail::to_mpi_pointer(send_buf),
-                              nampi::detail::to_mpi_pointer(recv_buf), 1,
-                              nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_op(op),
-                              ctx.comm);
+      nampi::detail::call_mpi(
+          "MPI_Scan", MPI_Scan, nampi::detail::to_mpi_pointer(send_buf),
+          nampi::detail::to_mpi_pointer(recv_buf), 1, nampi::detail::to_mpi_value(send_type),
+          nampi::detail::to_mpi_op<nampi::detail::slot_element_t<decltype(send_buf)>>(op).get(),
+          ctx.comm);
       return nampi::detail::make_result<std::remove_cvref_t<Args>...>(recv_buf, send_buf, send_type,
                                                                       op);
     } else {
