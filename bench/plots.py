@@ -28,8 +28,14 @@ def _ratios(records, out: Path) -> None:
         return
     fig, ax = plt.subplots(figsize=(9, 0.42 * len(labels) + 1.5))
     height = 0.8 / len(series)
+    clip = 3.0  # longer bars are cut here and labelled with their value
     for i, (name, values) in enumerate(series.items()):
-        ax.barh([y + (i - 1) * height for y in range(len(labels))], values, height, label=name)
+        ys = [y + (i - 1) * height for y in range(len(labels))]
+        ax.barh(ys, [min(v, clip) for v in values], height, label=name)
+        for y, v in zip(ys, values):
+            if v > clip:
+                ax.text(clip, y, f" {v:.1f}", va="center", fontsize="x-small")
+    ax.set_xlim(0, clip * 1.1)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()

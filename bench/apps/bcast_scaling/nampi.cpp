@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
   bench::args args(argc, argv);
   const int min_log = static_cast<int>(args.get_int("min_log", 10));
   const int max_log = static_cast<int>(args.get_int("max_log", 28));
-  const int reps = static_cast<int>(args.get_int("reps", 50));
+  const int reps = static_cast<int>(args.get_int("reps", 20));
   const bool is_root = comm.rank() == 0;
 
   bcast_scaling::times given;

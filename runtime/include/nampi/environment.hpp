@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "nampi/error.hpp"
+#include "nampi/ops.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi {
@@ -18,8 +19,9 @@ class Environment {
 
   ~Environment() {
     if (!owns_mpi_ || finalized()) return;
-    // Derived datatypes nampi committed must be freed while MPI still runs.
+    // Datatypes and ops nampi created must be freed while MPI still runs.
     detail::type_registry().free_all();
+    detail::op_registry().free_all();
     MPI_Finalize();
   }
 

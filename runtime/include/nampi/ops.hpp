@@ -5,7 +5,9 @@
 #include <mpi.h>
 
 #include <functional>
+#include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include "nampi/error.hpp"
 
@@ -86,31 +88,53 @@ void apply_user_op(void* in, void* inout, int* length, MPI_Datatype*) {
   for (int i = 0; i < *length; ++i) b[i] = static_cast<T>(F{}(a[i], b[i]));
 }
 
-// The MPI_Op of one call: a builtin handle, or a user op created for the call
-// and freed when the call's full expression ends.
+// The MPI_Op of one call (a builtin handle, a cached user op, or the caller's).
 class op_handle {
  public:
-  explicit op_handle(MPI_Op op, bool owned = false) noexcept : op_(op), owned_(owned) {}
-  op_handle(const op_handle&) = delete;
-  op_handle& operator=(const op_handle&) = delete;
-  ~op_handle() {
-    if (owned_) MPI_Op_free(&op_);
-  }
+  explicit op_handle(MPI_Op op) noexcept : op_(op) {}
   MPI_Op get() const noexcept { return op_; }
 
  private:
   MPI_Op op_;
-  bool owned_;
 };
 
-template <typename T, typename F>
-op_handle mpi_user_op(bool commute) {
+// Frees the user ops nampi created; Environment calls it before MPI_Finalize.
+class OpRegistry {
+ public:
+  void add(MPI_Op op) {
+    std::lock_guard lock(mutex_);
+    ops_.push_back(op);
+  }
+  void free_all() {
+    std::lock_guard lock(mutex_);
+    for (MPI_Op& op : ops_) MPI_Op_free(&op);
+    ops_.clear();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<MPI_Op> ops_;
+};
+
+inline OpRegistry& op_registry() {
+  static OpRegistry registry;
+  return registry;
+}
+
+// One MPI_Op per (element type, callable, commutativity), created on first use
+// (as hand-written code creates its op once) and freed before MPI_Finalize.
+template <typename T, typename F, bool Commute>
+MPI_Op mpi_user_op() {
   static_assert(std::is_default_constructible_v<F>,
                 "nampi: a user operation must be stateless (a lambda without captures)");
-  MPI_Op op = MPI_OP_NULL;
-  const int code = MPI_Op_create(&apply_user_op<T, F>, commute ? 1 : 0, &op);
-  if (code != MPI_SUCCESS) throw mpi_error("MPI_Op_create", code);
-  return op_handle(op, true);
+  static const MPI_Op op = [] {
+    MPI_Op created = MPI_OP_NULL;
+    const int code = MPI_Op_create(&apply_user_op<T, F>, Commute ? 1 : 0, &created);
+    if (code != MPI_SUCCESS) throw mpi_error("MPI_Op_create", code);
+    op_registry().add(created);
+    return created;
+  }();
+  return op;
 }
 
 template <typename F>
@@ -127,13 +151,15 @@ op_handle mpi_op(const F& op) {
   } else if constexpr (builtin_op<F>::value) {
     return op_handle(builtin_op<F>::get());
   } else if constexpr (is_commutative_op<F>::value) {
-    return mpi_user_op<T, typename F::function_type>(true);
-  } else if constexpr (std::is_default_constructible_v<F> && std::is_invocable_v<const F&, const T&, const T&>) {
-    return mpi_user_op<T, F>(false);
+    return op_handle(mpi_user_op<T, typename F::function_type, true>());
+  } else if constexpr (std::is_class_v<F> && std::is_default_constructible_v<F> &&
+                       std::is_invocable_v<const F&, const T&, const T&>) {
+    // Class types only: a default-constructed function pointer would be null.
+    return op_handle(mpi_user_op<T, F, false>());
   } else {
     static_assert(always_false<F>,
                   "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a "
-                  "stateless callable taking two elements (a lambda without captures)");
+                  "stateless callable taking two elements (a lambda without captures; wrap a function pointer in one)");
     return op_handle(MPI_OP_NULL);
   }
 }

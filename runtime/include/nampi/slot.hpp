@@ -107,9 +107,12 @@ class output_slot {
     if constexpr (!is_buffer_v<object_type>) {
       NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " + std::to_string(n) + " needed");
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
-      if constexpr (resizable<object_type>)
-        object_.resize(n);
-      else
+      if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
+        // Storage the call created: build it at its size (cheaper than growing).
+        if (size_of(object_) != n) object_ = object_type(n);
+      } else if constexpr (resizable<object_type>) {
+        if (size_of(object_) != n) object_.resize(n);  // the common case: already right
+      } else
         static_assert(resizable<object_type>, "nampi: resize_to_fit needs a resizable container");
     } else if constexpr (std::is_same_v<Policy, grow_only>) {
       if constexpr (resizable<object_type>) {
