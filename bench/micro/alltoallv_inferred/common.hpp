@@ -1,44 +1,5 @@
-// alltoallv with per-destination counts that vary: local code shared by both variants.
+// Same local code as the given variant: the two differ only in what the
+// communication part names.
 #pragma once
 
-#include <bench_util.hpp>
-#include <numeric>
-#include <vector>
-
-namespace micro {
-
-// Number of elements rank `from` sends to rank `to` (symmetric in from and to).
-inline int count_of(int from, int to, int n) { return n + (from + to) % 3; }
-
-inline int element(int from, int to, int j) { return from * 1000003 + to * 1009 + j; }
-
-inline std::vector<int> make_counts(int rank, int size, int n) {
-  std::vector<int> counts(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) counts[static_cast<std::size_t>(r)] = count_of(rank, r, n);
-  return counts;
-}
-
-inline std::vector<int> make_displs(const std::vector<int>& counts) {
-  std::vector<int> displs(counts.size());
-  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
-  return displs;
-}
-
-inline std::vector<int> make_send(int rank, int size, int n) {
-  std::vector<int> data;
-  for (int to = 0; to < size; ++to) {
-    for (int j = 0; j < count_of(rank, to, n); ++j) data.push_back(element(rank, to, j));
-  }
-  return data;
-}
-
-inline std::uint64_t check(const std::vector<int>& received, int rank, int size, int n) {
-  std::vector<int> expected;
-  for (int from = 0; from < size; ++from) {
-    for (int j = 0; j < count_of(from, rank, n); ++j) expected.push_back(element(from, rank, j));
-  }
-  bench::require(received == expected, "alltoallv: wrong result");
-  return bench::gather_hash(bench::fnv1a(received));
-}
-
-}  // namespace micro
+#include "../alltoallv_given/common.hpp"

@@ -5,11 +5,10 @@
 #include <mpi.h>
 
 #include <functional>
-#include <mutex>
 #include <type_traits>
-#include <vector>
 
 #include "nampi/error.hpp"
+#include "nampi/handle_registry.hpp"
 
 namespace nampi {
 namespace ops {
@@ -97,29 +96,6 @@ class op_handle {
  private:
   MPI_Op op_;
 };
-
-// Frees the user ops nampi created; Environment calls it before MPI_Finalize.
-class OpRegistry {
- public:
-  void add(MPI_Op op) {
-    std::lock_guard lock(mutex_);
-    ops_.push_back(op);
-  }
-  void free_all() {
-    std::lock_guard lock(mutex_);
-    for (MPI_Op& op : ops_) MPI_Op_free(&op);
-    ops_.clear();
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<MPI_Op> ops_;
-};
-
-inline OpRegistry& op_registry() {
-  static OpRegistry registry;
-  return registry;
-}
 
 // One MPI_Op per (element type, callable, commutativity), created on first use
 // (as hand-written code creates its op once) and freed before MPI_Finalize.

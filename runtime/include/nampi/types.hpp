@@ -9,11 +9,11 @@
 
 #include <complex>
 #include <cstddef>
-#include <mutex>
 #include <type_traits>
 #include <vector>
 
 #include "nampi/error.hpp"
+#include "nampi/handle_registry.hpp"
 
 namespace nampi {
 
@@ -68,29 +68,6 @@ NAMPI_BUILTIN_TYPE(std::complex<double>, MPI_CXX_DOUBLE_COMPLEX);
 NAMPI_BUILTIN_TYPE(std::complex<long double>, MPI_CXX_LONG_DOUBLE_COMPLEX);
 NAMPI_BUILTIN_TYPE(std::byte, MPI_BYTE);
 #undef NAMPI_BUILTIN_TYPE
-
-// Derived datatypes nampi created; Environment frees them before MPI_Finalize.
-class TypeRegistry {
- public:
-  void add(MPI_Datatype type) {
-    std::lock_guard lock(mutex_);
-    types_.push_back(type);
-  }
-  void free_all() {
-    std::lock_guard lock(mutex_);
-    for (MPI_Datatype& type : types_) MPI_Type_free(&type);
-    types_.clear();
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<MPI_Datatype> types_;
-};
-
-inline TypeRegistry& type_registry() {
-  static TypeRegistry registry;
-  return registry;
-}
 
 inline MPI_Datatype commit_contiguous_bytes(std::size_t bytes) {
   MPI_Datatype type = MPI_DATATYPE_NULL;
