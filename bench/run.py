@@ -474,7 +474,8 @@ def full(benches: list[Bench], mpi: MPI, build: Path, results: Path, args) -> in
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "hyperfine_runs": args.runs,
             "hyperfine_warmup": args.warmup, "compile_repeats": args.compile_repeats,
             "order": [b.name for b in benches], "phases_s": {k: round(v, 1) for k, v in phases.items()},
-            "elapsed_s": round(time.perf_counter() - args.t0, 1), "errors": errors}
+            "elapsed_s": round(time.perf_counter() - args.t0, 1), "errors": errors,
+            "only": args.only}
     if args.only and (out_dir / "meta.json").exists():  # keep the order of a complete run
         old = json.loads((out_dir / "meta.json").read_text())
         meta["order"] = old["order"] + [n for n in meta["order"] if n not in old["order"]]

@@ -128,8 +128,9 @@ def write_summary(results: Path) -> Path:
         meta, records = load(d)
         lines += [f"## {meta['mpi_version']}", "",
                   f"{meta['date']}, {meta['cpus']} CPUs, hyperfine --warmup "
-                  f"{meta['hyperfine_warmup']} --runs {meta['hyperfine_runs']}; `make bench` took "
-                  f"{meta['elapsed_s']:.0f} s.", ""]
+                  f"{meta['hyperfine_warmup']} --runs {meta['hyperfine_runs']}; `bench/run.py` took "
+                  f"{meta['elapsed_s']:.0f} s (build excluded)" +
+                  (f" (partial run: `--only {meta['only']}`)." if meta.get("only") else "."), ""]
         lines += table(records)
         lines += ["", f"![ratios]({mpi}/ratios.png)", "",
                   f"![lines of code]({mpi}/loc.png) ![compile time and size]({mpi}/compile.png)",

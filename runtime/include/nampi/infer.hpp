@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <numeric>
@@ -77,11 +78,16 @@ void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
   std::exclusive_scan(counts.data(), counts.data() + counts.size(), out.data(), 0);
 }
 
-// A buffer of `n` elements, n = sum of counts (at every rank).
-template <typename Out, typename Counts>
-void size_sum(Out& out, const call_context& ctx, const Counts& counts) {
-  const auto n = std::accumulate(counts.data(), counts.data() + counts.size(), std::size_t{0});
-  out.resize_for(n, ctx.call, "recv_buf");
+// Room for every rank's block: up to max(displs[i] + counts[i]). Equals the
+// sum of the counts when the displacements were computed, and stays safe when
+// the caller's displacements leave gaps.
+template <typename Out, typename Counts, typename Displs>
+void size_extent(Out& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
+  NAMPI_ASSERT(displs.size() == counts.size(), std::string(ctx.call) + ": recv_displs and recv_counts differ in length");
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    end = std::max(end, static_cast<std::size_t>(displs.data()[i]) + static_cast<std::size_t>(counts.data()[i]));
+  out.resize_for(end, ctx.call, "recv_buf");
 }
 
 // A buffer of `count` elements.
@@ -108,10 +114,11 @@ void size_count_per_rank_at_root(Out& out, const call_context& ctx, const Count&
   if (ctx.rank == root.get()) size_count_per_rank(out, ctx, count);
 }
 
-// As size_sum at the root; nothing elsewhere.
-template <typename Out, typename Counts, typename Root>
-void size_sum_at_root(Out& out, const call_context& ctx, const Counts& counts, const Root& root) {
-  if (ctx.rank == root.get()) size_sum(out, ctx, counts);
+// As size_extent at the root; nothing elsewhere.
+template <typename Out, typename Counts, typename Displs, typename Root>
+void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts, const Displs& displs,
+                         const Root& root) {
+  if (ctx.rank == root.get()) size_extent(out, ctx, counts, displs);
 }
 
 // A buffer as large as another buffer.
