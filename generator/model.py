@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 
 from .errors import SpecError, Where
 
-ROLES = ("in", "out", "inout")
-POLICIES = ("no_resize", "grow_only", "resize_to_fit")
 ELEMENT_STORAGE = {"vector_of_element": "nampi::detail::default_container_t<{e}>", "element": "{e}"}
 
 

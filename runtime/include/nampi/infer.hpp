@@ -121,12 +121,6 @@ void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts
   if (ctx.rank == root.get()) size_extent(out, ctx, counts, displs);
 }
 
-// A buffer as large as another buffer.
-template <typename Out, typename Buffer>
-void size_like(Out& out, const call_context& ctx, const Buffer& buffer) {
-  out.resize_for(buffer.size(), ctx.call, "recv_buf");
-}
-
 // A parameter only the root needs: check it there, nothing to compute.
 template <typename Out, typename Root>
 void required_at_root(Out&, const call_context& ctx, const Root& root) {
