@@ -32,6 +32,7 @@ import loc
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 VARIANTS = ("nampi", "mpi")
+FATAL = "nampi_fatal"  # nampi.cpp built with NAMPI_ERRORS_ARE_FATAL (callgrind only)
 TOGGLE = "*bench::measure*"  # callgrind counts only inside bench::measure (see README)
 
 
@@ -176,7 +177,7 @@ def exe(build: Path, b: Bench, variant: str) -> Path:
 
 
 def check_built(build: Path, benches: list[Bench]) -> None:
-    missing = [str(exe(build, b, v)) for b in benches for v in VARIANTS
+    missing = [str(exe(build, b, v)) for b in benches for v in VARIANTS + (FATAL,)
                if not exe(build, b, v).is_file()]
     if missing:
         raise SystemExit("not built (run `make bench-smoke` or `make bench`):\n  " +
@@ -369,12 +370,17 @@ def callgrind_variant(b: Bench, mpi: MPI, build: Path, variant: str, work: Path)
 
 
 def callgrind_pair(b: Bench, mpi: MPI, build: Path, work: Path) -> dict:
-    result = {v: callgrind_variant(b, mpi, build, v, work / v) for v in VARIANTS}
-    errors = [f"{v}: {result[v]['error']}" for v in VARIANTS if "error" in result[v]]
+    variants = VARIANTS + (FATAL,)
+    result = {v: callgrind_variant(b, mpi, build, v, work / v) for v in variants}
+    errors = [f"{v}: {result[v]['error']}" for v in variants if "error" in result[v]]
     result["errors"] = errors
     if not errors:
-        n, m = result["nampi"], result["mpi"]
+        n, m, f = result["nampi"], result["mpi"], result[FATAL]
         result["ir_ratio"] = n["ir_outside_mpi"] / m["ir_outside_mpi"] if m["ir_outside_mpi"] else None
+        result["ir_ratio_fatal"] = f["ir_outside_mpi"] / m["ir_outside_mpi"] if m["ir_outside_mpi"] else None
+        # Extra instructions per MPI call, per rank: what the ratio means in absolute terms.
+        calls = sum(m["mpi_calls"].values())
+        result["ir_per_call"] = (n["ir_outside_mpi"] - m["ir_outside_mpi"]) / calls if calls else None
         result["total_ratio"] = n["ir_total"] / m["ir_total"] if m["ir_total"] else None
         # Which MPI functions are called, not how often: callgrind's call counts inside a
         # --toggle-collect region can be off by one or two at the region's boundaries.
@@ -424,7 +430,7 @@ def full(benches: list[Bench], mpi: MPI, build: Path, results: Path, args) -> in
 
     start = time.perf_counter()
     print(f"== hyperfine (--warmup {args.warmup} --runs {args.runs}), nampi vs mpi", flush=True)
-    for b in benches:
+    for b in [] if args.skip_hyperfine else benches:
         for ranks in b.configs["full"]["ranks"]:
             t0 = time.perf_counter()
             r = hyperfine_pair(b, mpi, build, hyperfine, ranks, work / b.name / f"np{ranks}",
@@ -450,7 +456,8 @@ def full(benches: list[Bench], mpi: MPI, build: Path, results: Path, args) -> in
             records[b.name]["callgrind"] = cg
             errors += [f"{b.label} callgrind: {e}" for e in cg["errors"]]
             if not cg["errors"]:
-                print(f"  {b.label:<36} Ir ratio {cg['ir_ratio']:.4f} "
+                print(f"  {b.label:<36} Ir ratio {cg['ir_ratio']:.4f} (errors fatal "
+                      f"{cg['ir_ratio_fatal']:.4f}) "
                       f"({cg['nampi']['ir_outside_mpi']:,} / {cg['mpi']['ir_outside_mpi']:,}, "
                       f"region {cg['region']}), MPI calls "
                       f"{'same' if cg['mpi_calls_equal'] else 'DIFFER'}  "
@@ -506,6 +513,7 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2, help="parallel compiles when timing them")
     p.add_argument("--skip-compile", action="store_true")
     p.add_argument("--skip-callgrind", action="store_true")
+    p.add_argument("--skip-hyperfine", action="store_true")
     args = p.parse_args()
     args.t0 = time.perf_counter()
 

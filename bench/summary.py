@@ -42,6 +42,8 @@ def rows(records: list[dict]) -> list[dict]:
         n, m = comp.get("nampi"), comp.get("mpi")
         per_bench = {
             "ir": cg.get("ir_ratio"),
+            "ir_fatal": cg.get("ir_ratio_fatal"),
+            "ir_per_call": cg.get("ir_per_call"),
             "calls_equal": cg.get("mpi_calls_equal"),
             "loc": _pair(rec["loc"]["nampi"], rec["loc"]["mpi"]),
             "compile": _pair(n and n["median_cpu_s"], m and m["median_cpu_s"], "{:.2f}"),
@@ -53,7 +55,8 @@ def rows(records: list[dict]) -> list[dict]:
             row = {"name": f"{rec['kind']}/{rec['name']}", "ranks": run.get("ranks", "–"),
                    "time": run.get("time_ratio"), "program": run.get("program_ratio"),
                    "errors": run.get("errors", []), "run": run, "rec": rec}
-            row.update(per_bench if i == 0 else {"ir": None, "calls_equal": None, "loc": "",
+            row.update(per_bench if i == 0 else {"ir": None, "ir_fatal": None, "ir_per_call": None,
+                                                 "calls_equal": None, "loc": "",
                                                  "compile": "", "binary": "", "blank": True})
             out.append(row)
     return out
@@ -61,15 +64,19 @@ def rows(records: list[dict]) -> list[dict]:
 
 def table(records: list[dict]) -> list[str]:
     lines = ["| benchmark | ranks | time ratio (hyperfine) | in-program time ratio | Ir ratio | "
+             "Ir ratio, errors fatal | extra Ir per MPI call | "
              "LOC nampi / mpi | compile s nampi / mpi | binary KiB nampi / mpi |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows(records):
-        ir = "" if r.get("blank") else _ratio(r["ir"])
+        blank = r.get("blank")
+        ir = "" if blank else _ratio(r["ir"])
         if r.get("calls_equal") is False:
             ir += " †"
+        ir_fatal = "" if blank else _ratio(r["ir_fatal"])
+        per_call = "" if blank or r["ir_per_call"] is None else f"{r['ir_per_call']:+.1f}"
         time_ratio = "error" if r["errors"] and r["time"] is None else _ratio(r["time"])
         lines.append(f"| {r['name']} | {r['ranks']} | {time_ratio} | {_ratio(r['program'])} | "
-                     f"{ir} | {r['loc']} | {r['compile']} | {r['binary']} |")
+                     f"{ir} | {ir_fatal} | {per_call} | {r['loc']} | {r['compile']} | {r['binary']} |")
     return lines
 
 
@@ -117,7 +124,9 @@ def write_summary(results: Path) -> Path:
              "faster or smaller). Time ratio: medians of hyperfine runs of the whole "
              "`mpiexec` command; in-program: median of the `seconds` each program reports "
              "(its measured phase, max over ranks); Ir: callgrind instructions inside "
-             "`bench::measure`, summed over ranks, outside the MPI library; compile: CPU "
+             "`bench::measure`, summed over ranks, outside the MPI library; errors fatal: the "
+             "nampi version built with `NAMPI_ERRORS_ARE_FATAL` (no return-code checks); extra Ir "
+             "per MPI call: (nampi - mpi) Ir divided by the MPI calls in the region; compile: CPU "
              "seconds of `mpicxx -O2 -c`, median of 3; binary: the linked executable. "
              "† = nampi calls MPI functions in the measured region that the plain MPI version does "
              "not (or the reverse); see the absolute numbers.", ""]

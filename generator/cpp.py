@@ -110,6 +110,26 @@ def body(binding: Binding, form: Form) -> dict:
     }
 
 
+def out_of_line(form: Form) -> str | None:
+    """C++ condition (over Args) under which the call body is compiled out of line (None: never).
+
+    A call that communicates or allocates for what it computes costs far more than a function
+    call; running it out of line keeps it from taking registers in the caller's loops (a
+    9-argument MPI call inlined into a loop forces a frame pointer and spills there). A call
+    with everything given stays inline and compiles to the bare MPI call.
+    """
+    conditions = []
+    for p in form.params:
+        pid = param_id(p.name)
+        if p.resize and p.resize.rule.mpi_calls:
+            return "true"
+        if p.default and p.default.rule.mpi_calls:  # (creating it implies computing it)
+            conditions.append(f"nampi::detail::computes<{pid}, std::remove_cvref_t<Args>...>")
+        elif p.allocates:
+            conditions.append(f"nampi::detail::creates<{pid}, std::remove_cvref_t<Args>...>()")
+    return " || ".join(conditions) or None
+
+
 def check_struct_name(binding: Binding, form: Form) -> str:
     return f"{binding.name}{'_in_place' if form.kind == 'in_place' else ''}_check"
 
@@ -121,6 +141,8 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
             {
                 "kind": form.kind,
                 "check_struct": check_struct_name(binding, form),
+                "impl": f"{binding.name}_{form.kind}",
+                "out_of_line": out_of_line(form),
                 "checks": checks(binding, form, parameters),
                 "body": body(binding, form),
             }
@@ -130,8 +152,11 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
         if binding.regular.element_template
         else "template <typename... Args>"
     )
+    element_t = binding.regular.element_template
     return {
         "name": binding.name,
+        "impl_template_head": "template <typename T, typename... Args>" if element_t else "template <typename... Args>",
+        "impl_targs": "<T>" if element_t else "",
         "mpi": binding.mpi,
         "source": binding.source,
         "doc": binding.doc,

@@ -50,6 +50,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             name=name,
             doc=entry["doc"],
             to_mpi=entry["to_mpi"],
+            array=bool(entry.get("array")),
             storage=entry.get("storage"),
             omitted_storage=entry.get("omitted_storage"),
             factories=dict(entry["factories"]),
@@ -89,6 +90,12 @@ def _storage(p: Parameter, fp: dict, element: str | None, where: Where, context:
             raise SpecError(where, f"{context}: creating '{p.name}' needs the call's 'element'")
         return ELEMENT_STORAGE[storage].format(e=element)
     return storage
+
+
+def _allocates(p: Parameter, fp: dict, storage: str) -> bool:
+    """Creating the parameter allocates: an array, unless this call stores one element."""
+    kind = fp.get("storage", p.storage)
+    return p.array and storage != "void" and kind != "element"
 
 
 def _element_cpp(element: str | None, params: dict, where: Where, context: str) -> tuple[str | None, bool]:
@@ -141,6 +148,7 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
                 resize=rule_calls.get("resize"),
                 returned_if_omitted=bool(fp.get("returned")),
                 storage=storage,
+                allocates=_allocates(p, fp, storage),
                 policy=fp.get("policy", "no_resize"),
                 where=pwhere,
             )

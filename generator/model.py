@@ -18,6 +18,7 @@ class Parameter:
     name: str
     doc: str
     to_mpi: str
+    array: bool  # data buffer or one value per rank: creating it allocates
     storage: str | None
     omitted_storage: str | None
     factories: dict  # role -> factory name
@@ -63,6 +64,7 @@ class FormParam:
     resize: RuleCall | None  # sizes it when the call writes it
     returned_if_omitted: bool
     storage: str  # C++ type when the call creates it ("void" if never created)
+    allocates: bool  # creating it allocates an array
     policy: str  # resize policy when the caller names none
     where: Where
 

@@ -360,6 +360,23 @@ def _binding(spec, name):
     return next(b for b in spec.bindings if b.name == name)
 
 
+def test_out_of_line_when_a_call_communicates_or_allocates(spec):
+    from generator.cpp import out_of_line
+
+    condition = out_of_line(_binding(spec, "alltoallv").regular)
+    # recv_counts is computed by an MPI_Alltoall; the displacements and the receive buffer
+    # are arrays the call creates when omitted.
+    assert "computes<nampi::param_id::recv_counts," in condition
+    assert "creates<nampi::param_id::recv_displs," in condition
+    assert "creates<nampi::param_id::recv_buf," in condition
+    assert "send_type" not in condition and "recv_type" not in condition
+    # Nothing to compute that costs more than a few instructions: always inline.
+    assert out_of_line(_binding(spec, "barrier").regular) is None
+    assert out_of_line(_binding(spec, "send").regular) is None
+    # recv without a count probes for it (MPI_Probe + MPI_Get_count).
+    assert "computes<nampi::param_id::recv_count," in out_of_line(_binding(spec, "recv").regular)
+
+
 def test_expected_calls_all_inferable_omitted(spec):
     form = _binding(spec, "allgatherv").regular
     computed = {p.name for p in form.inferable}
@@ -400,7 +417,7 @@ def _rules() -> dict[str, Rule]:
 
 def _param(name: str, line: int, default: RuleCall | None) -> FormParam:
     """An optional int parameter with a default rule (or none)."""
-    p = Parameter(name, "", "value", "int", None, {"in": name}, Where("spec/parameters.yaml", 1))
+    p = Parameter(name, "", "value", False, "int", None, {"in": name}, Where("spec/parameters.yaml", 1))
     values = {
         "name": name,
         "param": p,
@@ -410,6 +427,7 @@ def _param(name: str, line: int, default: RuleCall | None) -> FormParam:
         "resize": None,
         "returned_if_omitted": False,
         "storage": "int",
+        "allocates": False,
         "policy": "no_resize",
         "where": Where("spec/bindings/x.yaml", line),
     }

@@ -2,9 +2,8 @@
 // the duration of one call.
 #include <doctest/doctest.h>
 
-#include <vector>
-
 #include <nampi/nampi.hpp>
+#include <vector>
 
 using namespace nampi::params;
 
@@ -19,9 +18,11 @@ struct point {
 TEST_CASE("a capture-free lambda reduces like the builtin it imitates") {
   nampi::Communicator comm;
   const int size = comm.size();
-  const int sum = comm.allreduce_single(send_buf(comm.rank() + 1), op([](int a, int b) { return a + b; }));
+  const int sum =
+      comm.allreduce_single(send_buf(comm.rank() + 1), op([](int a, int b) { return a + b; }));
   CHECK(sum == size * (size + 1) / 2);
-  const int product = comm.allreduce_single(send_buf(2), op(nampi::commutative([](int a, int b) { return a * b; })));
+  const int product = comm.allreduce_single(
+      send_buf(2), op(nampi::commutative([](int a, int b) { return a * b; })));
   CHECK(product == 1 << size);
 }
 

@@ -61,7 +61,9 @@ inline std::vector<int> alltoallv_send(int rank, int size) {
 }
 
 // alltoallv: rank r receives r + 1 copies of 100 * s + r from every rank s.
-inline std::vector<int> alltoallv_recv(int rank, int size) { return alltoall_recv(rank, size, rank + 1); }
+inline std::vector<int> alltoallv_recv(int rank, int size) {
+  return alltoall_recv(rank, size, rank + 1);
+}
 
 // Sum over ranks of (r + 1) * factor for every element i: (i + 1) * size * (size + 1) / 2.
 inline std::vector<int> sum_of_ranks_plus_one(int size, int n) {
@@ -78,7 +80,9 @@ inline std::vector<int> reduction_input(int rank, int n) {
 }
 
 // Inclusive prefix sum over ranks 0..rank of reduction_input.
-inline std::vector<int> scan_of_inputs(int rank, int n) { return sum_of_ranks_plus_one(rank + 1, n); }
+inline std::vector<int> scan_of_inputs(int rank, int n) {
+  return sum_of_ranks_plus_one(rank + 1, n);
+}
 
 }  // namespace nampi_test
 

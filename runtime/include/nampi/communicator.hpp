@@ -25,7 +25,9 @@ class Communicator : public generated::all_calls<Communicator> {
   MPI_Comm mpi_communicator() const noexcept { return comm_; }
 
   // What the inference rules of a call need to know (see infer.hpp).
-  detail::call_context call_context(const char* call) const noexcept { return {call, comm_, rank_, size_}; }
+  detail::call_context call_context(const char* call) const noexcept {
+    return {call, comm_, rank_, size_};
+  }
 
  private:
   MPI_Comm comm_;

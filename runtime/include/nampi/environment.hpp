@@ -42,9 +42,14 @@ class Environment {
       detail::call_mpi("MPI_Init", MPI_Init, argc, argv);
       owns_mpi_ = true;
     }
-    // Errors must come back as return codes so that they become exceptions.
-    detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    // Errors must come back as return codes so that they become exceptions
+    // (unless the program chose NAMPI_ERRORS_ARE_FATAL, see nampi/error.hpp).
+    if constexpr (!errors_are_fatal) {
+      detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_WORLD,
+                       MPI_ERRORS_RETURN);
+      detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF,
+                       MPI_ERRORS_RETURN);
+    }
   }
 
   bool owns_mpi_ = false;

@@ -7,7 +7,19 @@
 #include <stdexcept>
 #include <string>
 
+// MPI errors become nampi::mpi_error exceptions: nampi installs MPI_ERRORS_RETURN
+// on MPI_COMM_WORLD and MPI_COMM_SELF and checks every return code (two
+// instructions per call). Define NAMPI_ERRORS_ARE_FATAL to 1 (the same in every
+// translation unit) to keep MPI's default handler instead, as plain MPI
+// programs do: an error aborts the program with MPI's message, and the check
+// goes away.
+#ifndef NAMPI_ERRORS_ARE_FATAL
+#define NAMPI_ERRORS_ARE_FATAL 0
+#endif
+
 namespace nampi {
+
+inline constexpr bool errors_are_fatal = NAMPI_ERRORS_ARE_FATAL != 0;
 
 // An MPI call returned something other than MPI_SUCCESS.
 class mpi_error : public std::runtime_error {
@@ -25,7 +37,8 @@ class mpi_error : public std::runtime_error {
   static std::string error_string(int code) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "unknown MPI error " + std::to_string(code);
+    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+      return "unknown MPI error " + std::to_string(code);
     return std::string(text, static_cast<std::size_t>(length));
   }
 
@@ -50,12 +63,19 @@ class usage_error : public std::logic_error {
 
 namespace detail {
 
-// Calls an MPI function and throws mpi_error unless it succeeded.
+// Calls an MPI function and throws mpi_error unless it succeeded. With
+// NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call
+// returns, so there is no code to check.
 template <typename Function, typename... Args>
 inline void call_mpi(const char* name, Function function, Args... args) {
-  const int code = function(args...);
-  if (code != MPI_SUCCESS) [[unlikely]]
-    throw mpi_error(name, code);
+  if constexpr (errors_are_fatal) {
+    (void)name;
+    function(args...);
+  } else {
+    const int code = function(args...);
+    if (code != MPI_SUCCESS) [[unlikely]]
+      throw mpi_error(name, code);
+  }
 }
 
 }  // namespace detail
@@ -74,10 +94,10 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 #endif
 
 #if NAMPI_ASSERTION_LEVEL > 0
-#define NAMPI_ASSERT(condition, message)                                   \
-  do {                                                                     \
-    if (!(condition)) [[unlikely]]                                         \
-      throw ::nampi::usage_error(std::string("nampi: ") + (message));      \
+#define NAMPI_ASSERT(condition, message)                              \
+  do {                                                                \
+    if (!(condition)) [[unlikely]]                                    \
+      throw ::nampi::usage_error(std::string("nampi: ") + (message)); \
   } while (false)
 #else
 #define NAMPI_ASSERT(condition, message) \

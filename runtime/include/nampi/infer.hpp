@@ -54,9 +54,11 @@ void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
 // The number of elements of a buffer divided evenly among the ranks.
 template <typename Out, typename Buffer>
 void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
-  NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
-               std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
-  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count"));
+  NAMPI_ASSERT(
+      buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
+      std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
+  out.set(
+      detail::checked_int(buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count"));
 }
 
 // The builtin or byte datatype of a buffer's elements.
@@ -83,10 +85,20 @@ void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
 // the caller's displacements leave gaps.
 template <typename Out, typename Counts, typename Displs>
 void size_extent(Out& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
-  NAMPI_ASSERT(displs.size() == counts.size(), std::string(ctx.call) + ": recv_displs and recv_counts differ in length");
+  NAMPI_ASSERT(displs.size() == counts.size(),
+               std::string(ctx.call) + ": recv_displs and recv_counts differ in length");
   std::size_t end = 0;
-  for (std::size_t i = 0; i < counts.size(); ++i)
-    end = std::max(end, static_cast<std::size_t>(displs.data()[i]) + static_cast<std::size_t>(counts.data()[i]));
+  if constexpr (Displs::computed) {
+    // The call computed the displacements as the exclusive scan of the counts
+    // (every binding's rule for them): no gaps, the last block ends last.
+    if (counts.size() != 0)
+      end = static_cast<std::size_t>(displs.data()[counts.size() - 1]) +
+            static_cast<std::size_t>(counts.data()[counts.size() - 1]);
+  } else {
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      end = std::max(end, static_cast<std::size_t>(displs.data()[i]) +
+                              static_cast<std::size_t>(counts.data()[i]));
+  }
   out.resize_for(end, ctx.call, "recv_buf");
 }
 
@@ -98,38 +110,43 @@ void size_count(Out& out, const call_context& ctx, const Count& count) {
 
 // As size_count, except at the root, whose buffer holds the data sent.
 template <typename Out, typename Count, typename Root>
-void size_count_except_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+void size_count_except_root(Out& out, const call_context& ctx, const Count& count,
+                            const Root& root) {
   if (ctx.rank != root.get()) size_count(out, ctx, count);
 }
 
 // A buffer of `count` elements per rank (size * count).
 template <typename Out, typename Count>
 void size_count_per_rank(Out& out, const call_context& ctx, const Count& count) {
-  out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size), ctx.call, "recv_buf");
+  out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size),
+                 ctx.call, "recv_buf");
 }
 
 // As size_count_per_rank at the root; nothing elsewhere.
 template <typename Out, typename Count, typename Root>
-void size_count_per_rank_at_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+void size_count_per_rank_at_root(Out& out, const call_context& ctx, const Count& count,
+                                 const Root& root) {
   if (ctx.rank == root.get()) size_count_per_rank(out, ctx, count);
 }
 
 // As size_extent at the root; nothing elsewhere.
 template <typename Out, typename Counts, typename Displs, typename Root>
-void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts, const Displs& displs,
-                         const Root& root) {
+void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts,
+                         const Displs& displs, const Root& root) {
   if (ctx.rank == root.get()) size_extent(out, ctx, counts, displs);
 }
 
 // A parameter only the root needs: check it there, nothing to compute.
 template <typename Out, typename Root>
 void required_at_root(Out&, const call_context& ctx, const Root& root) {
-  NAMPI_ASSERT(ctx.rank != root.get(), std::string(ctx.call) + ": this parameter is required at the root");
+  NAMPI_ASSERT(ctx.rank != root.get(),
+               std::string(ctx.call) + ": this parameter is required at the root");
 }
 
 // As exclusive_scan, at the root only.
 template <typename Out, typename Counts, typename Root>
-void exclusive_scan_at_root(Out& out, const call_context& ctx, const Counts& counts, const Root& root) {
+void exclusive_scan_at_root(Out& out, const call_context& ctx, const Counts& counts,
+                            const Root& root) {
   if (ctx.rank == root.get()) exclusive_scan(out, ctx, counts);
 }
 
@@ -141,7 +158,8 @@ void copy_of(Out& out, const call_context&, const Value& value) {
 
 // At the root, the elements of a buffer divided evenly among the ranks; 0 elsewhere.
 template <typename Out, typename Buffer, typename Root>
-void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
+void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& buffer,
+                              const Root& root) {
   if (ctx.rank == root.get())
     size_of_per_rank(out, ctx, buffer);
   else
@@ -181,7 +199,8 @@ template <typename Out, typename Count>
 void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
   const int mine = count.get();
-  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, MPI_INT, out.data(), 1, MPI_INT, ctx.comm);
+  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, MPI_INT, out.data(), 1, MPI_INT,
+                   ctx.comm);
 }
 
 // Every rank's count at the root, by one MPI_Gather.
@@ -190,8 +209,8 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
   const bool at_root = ctx.rank == root.get();
   if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
   const int mine = count.get();
-  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, MPI_INT, at_root ? out.data() : nullptr, 1, MPI_INT,
-                   root.get(), ctx.comm);
+  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, MPI_INT, at_root ? out.data() : nullptr, 1,
+                   MPI_INT, root.get(), ctx.comm);
 }
 
 // The counts every rank sends to me, by one MPI_Alltoall.
@@ -200,7 +219,8 @@ void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_count
   NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
                std::string(ctx.call) + ": send_counts needs one entry per rank");
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
-  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, send_counts.data(), 1, MPI_INT, out.data(), 1, MPI_INT, ctx.comm);
+  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, send_counts.data(), 1, MPI_INT, out.data(), 1,
+                   MPI_INT, ctx.comm);
 }
 
 // My share of the root's send_counts, by one MPI_Scatter.
@@ -211,8 +231,8 @@ void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts,
     NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
                  std::string(ctx.call) + ": send_counts needs one entry per rank");
   int mine = 0;
-  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1, MPI_INT, &mine, 1, MPI_INT,
-                   root.get(), ctx.comm);
+  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1, MPI_INT,
+                   &mine, 1, MPI_INT, root.get(), ctx.comm);
   out.set(mine);
 }
 
@@ -233,13 +253,14 @@ void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, cons
 }
 
 // The size of the peer's message, by one MPI_Sendrecv of the counts.
-template <typename Out, typename Count, typename Dest, typename SendTag, typename Source, typename RecvTag>
+template <typename Out, typename Count, typename Dest, typename SendTag, typename Source,
+          typename RecvTag>
 void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
                     const SendTag& send_tag, const Source& source, const RecvTag& recv_tag) {
   const int mine = send_count.get();
   int theirs = 0;
-  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_INT, dest.get(), send_tag.get(), &theirs, 1, MPI_INT,
-                   source.get(), recv_tag.get(), ctx.comm, MPI_STATUS_IGNORE);
+  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_INT, dest.get(), send_tag.get(),
+                   &theirs, 1, MPI_INT, source.get(), recv_tag.get(), ctx.comm, MPI_STATUS_IGNORE);
   out.set(theirs);
 }
 
@@ -252,7 +273,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
   detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
   int count = 0;
   detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, type.get(), &count);
-  NAMPI_ASSERT(count != MPI_UNDEFINED, std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  NAMPI_ASSERT(count != MPI_UNDEFINED,
+               std::string(ctx.call) + ": message size is not a multiple of the datatype");
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (Tag::computed) tag.set(status.MPI_TAG);
   out.set(count);

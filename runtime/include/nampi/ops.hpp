@@ -57,10 +57,10 @@ namespace detail {
 template <typename F>
 struct builtin_op : std::false_type {};
 
-#define NAMPI_BUILTIN_OP(functor, mpi_op)                  \
-  template <typename T>                                    \
-  struct builtin_op<functor<T>> : std::true_type {         \
-    static MPI_Op get() noexcept { return mpi_op; }        \
+#define NAMPI_BUILTIN_OP(functor, mpi_op)           \
+  template <typename T>                             \
+  struct builtin_op<functor<T>> : std::true_type {  \
+    static MPI_Op get() noexcept { return mpi_op; } \
   }
 
 NAMPI_BUILTIN_OP(std::plus, MPI_SUM);
@@ -134,8 +134,10 @@ op_handle mpi_op(const F& op) {
     return op_handle(mpi_user_op<T, F, false>());
   } else {
     static_assert(always_false<F>,
-                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a "
-                  "stateless callable taking two elements (a lambda without captures; wrap a function pointer in one)");
+                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), "
+                  "an MPI_Op, or a "
+                  "stateless callable taking two elements (a lambda without captures; wrap a "
+                  "function pointer in one)");
     return op_handle(MPI_OP_NULL);
   }
 }

@@ -50,7 +50,8 @@ template <auto Id, typename T>
 constexpr bool is_param() {
   using U = std::remove_cvref_t<T>;
   if constexpr (is_named_v<U>) {
-    if constexpr (std::is_same_v<std::remove_cv_t<decltype(U::id)>, decltype(Id)>) return U::id == Id;
+    if constexpr (std::is_same_v<std::remove_cv_t<decltype(U::id)>, decltype(Id)>)
+      return U::id == Id;
   }
   return false;
 }
@@ -79,6 +80,23 @@ constexpr role role_of() {
     return std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>::direction;
   else
     return role::in;
+}
+
+// The call computes parameter Id: it is omitted, or asked back (`*_out()`).
+template <auto Id, typename... Args>
+inline constexpr bool computes = !has_param<Id, Args...> || role_of<Id, Args...>() != role::in;
+
+// The call creates the storage of parameter Id: it is omitted, or asked back
+// without a buffer of the caller's to write into.
+template <auto Id, typename... Args>
+constexpr bool creates() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args)) {
+    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    return P::direction != role::in && !std::is_reference_v<typename P::storage_type>;
+  } else {
+    return true;
+  }
 }
 
 // The argument object of parameter Id (which must be present).

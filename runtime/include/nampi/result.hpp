@@ -97,7 +97,8 @@ auto make_result(Primary& primary, Others&... others) {
     for (std::size_t i = 0; i < n; ++i)
       if (keep[i]) out[k++] = i;
     for (std::size_t i = 1; i < kept; ++i)  // insertion sort by key (n is tiny)
-      for (std::size_t j = i; j > 0 && key[out[j]] < key[out[j - 1]]; --j) std::swap(out[j], out[j - 1]);
+      for (std::size_t j = i; j > 0 && key[out[j]] < key[out[j - 1]]; --j)
+        std::swap(out[j], out[j - 1]);
     return out;
   }();
   auto all = std::tie(primary, others...);
@@ -107,9 +108,10 @@ auto make_result(Primary& primary, Others&... others) {
     return std::get<order[0]>(all).extract();
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return result<returned_value<std::remove_reference_t<std::tuple_element_t<order[I], decltype(all)>>::id,
-                                   typename std::remove_reference_t<
-                                       std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
+      return result<
+          returned_value<std::remove_reference_t<std::tuple_element_t<order[I], decltype(all)>>::id,
+                         typename std::remove_reference_t<
+                             std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
           {std::get<order[I]>(all).extract()}...);
     }(std::make_index_sequence<kept>{});
   }
@@ -119,7 +121,8 @@ auto make_result(Primary& primary, Others&... others) {
 }  // namespace nampi
 
 template <typename... Values>
-struct std::tuple_size<nampi::result<Values...>> : std::integral_constant<std::size_t, sizeof...(Values)> {};
+struct std::tuple_size<nampi::result<Values...>>
+    : std::integral_constant<std::size_t, sizeof...(Values)> {};
 
 template <std::size_t I, typename... Values>
 struct std::tuple_element<I, nampi::result<Values...>> {

@@ -8,6 +8,8 @@
 // Rules (infer.hpp) fill output slots; MPI reads both through data()/get().
 #pragma once
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <memory>
@@ -15,8 +17,6 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-
-#include <mpi.h>
 
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
@@ -105,7 +105,8 @@ class output_slot {
   // Makes room for n elements as the resize policy allows.
   void resize_for(std::size_t n, const char* call, const char* param) {
     if constexpr (!is_buffer_v<object_type>) {
-      NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " + std::to_string(n) + " needed");
+      NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " +
+                               std::to_string(n) + " needed");
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
       if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
         // Storage the call created: build it at its size (cheaper than growing).
@@ -121,9 +122,10 @@ class output_slot {
         static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
       }
     } else {
-      NAMPI_ASSERT(size_of(object_) >= n, std::string(call) + ": buffer '" + param + "' holds " +
-                                              std::to_string(size_of(object_)) + " elements, " + std::to_string(n) +
-                                              " needed (pass a resize policy such as resize_to_fit)");
+      NAMPI_ASSERT(size_of(object_) >= n,
+                   std::string(call) + ": buffer '" + param + "' holds " +
+                       std::to_string(size_of(object_)) + " elements, " + std::to_string(n) +
+                       " needed (pass a resize policy such as resize_to_fit)");
     }
   }
 
@@ -137,11 +139,12 @@ class output_slot {
 // resizes falls back to no_resize for containers that cannot be resized
 // (std::array, std::span, C arrays).
 template <typename Given, typename Default, typename Object>
-using choose_policy = std::conditional_t<
-    std::is_same_v<Given, policy_unspecified>,
-    std::conditional_t<resizable<std::remove_cvref_t<Object>> || !is_buffer_v<std::remove_cvref_t<Object>>, Default,
-                       no_resize>,
-    Given>;
+using choose_policy =
+    std::conditional_t<std::is_same_v<Given, policy_unspecified>,
+                       std::conditional_t<resizable<std::remove_cvref_t<Object>> ||
+                                              !is_buffer_v<std::remove_cvref_t<Object>>,
+                                          Default, no_resize>,
+                       Given>;
 
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself;
@@ -158,10 +161,12 @@ auto resolve(Args&... args) {
     if constexpr (P::direction == role::in) {
       return input_slot<Id, Storage>(param.value);
     } else if constexpr (std::is_lvalue_reference_v<Storage>) {
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, false, false>(param.value);
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, false,
+                         false>(param.value);
     } else {
       // Moved in: take ownership; the result hands it back.
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, true, true>(std::move(param.value));
+      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, true,
+                         true>(std::move(param.value));
     }
   }
 }

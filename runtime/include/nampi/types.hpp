@@ -37,9 +37,9 @@ namespace detail {
 template <typename T>
 struct builtin_type : std::false_type {};
 
-#define NAMPI_BUILTIN_TYPE(cpp_type, mpi_type)             \
-  template <>                                              \
-  struct builtin_type<cpp_type> : std::true_type {         \
+#define NAMPI_BUILTIN_TYPE(cpp_type, mpi_type)              \
+  template <>                                               \
+  struct builtin_type<cpp_type> : std::true_type {          \
     static MPI_Datatype get() noexcept { return mpi_type; } \
   }
 
@@ -98,8 +98,9 @@ using default_container_t = typename default_container<T>::type;
 
 // True if nampi knows how to send a T.
 template <typename T>
-inline constexpr bool has_mpi_type = detail::builtin_type<T>::value || detail::has_user_traits<T>::value ||
-                                     std::is_trivially_copyable_v<T>;
+inline constexpr bool has_mpi_type =
+    detail::builtin_type<T>::value || detail::has_user_traits<T>::value ||
+    std::is_trivially_copyable_v<T>;
 
 // The datatype for T. The choice is made at compile time; only the handle is
 // read at run time (Open MPI's builtin handles are addresses of globals).
@@ -113,8 +114,9 @@ MPI_Datatype mpi_datatype() {
   } else if constexpr (detail::has_user_traits<U>::value) {
     return mpi_type_traits<U>::get();
   } else {
-    static_assert(std::is_trivially_copyable_v<U>,
-                  "nampi: this type is not trivially copyable; specialize nampi::mpi_type_traits for it");
+    static_assert(
+        std::is_trivially_copyable_v<U>,
+        "nampi: this type is not trivially copyable; specialize nampi::mpi_type_traits for it");
     static const MPI_Datatype type = detail::commit_contiguous_bytes(sizeof(U));
     return type;
   }
