@@ -6,6 +6,8 @@
 from __future__ import annotations
 
 import json
+import math
+import statistics
 import sys
 from pathlib import Path
 
@@ -26,6 +28,27 @@ def load(mpi_dir: Path) -> tuple[dict, list[dict]]:
 
 def _ratio(x) -> str:
     return "–" if x is None else f"{x:.3f}"
+
+
+def noise(samples_n: list[float], samples_m: list[float]) -> float | None:
+    """Two standard errors of the ratio of the medians of two sets of timings.
+
+    The standard error of a median of n samples is about 1.25 sigma / sqrt(n); relative
+    errors of the two medians add in quadrature. A ratio closer to 1 than this is not
+    distinguishable from run-to-run noise.
+    """
+    if len(samples_n) < 2 or len(samples_m) < 2:
+        return None
+    rel = 0.0
+    for xs in (samples_n, samples_m):
+        mean = statistics.fmean(xs)
+        rel += (1.25 * statistics.stdev(xs) / mean) ** 2 / len(xs)
+    ratio = statistics.median(samples_n) / statistics.median(samples_m)
+    return 2 * ratio * math.sqrt(rel)
+
+
+def _with_noise(ratio, spread) -> str:
+    return _ratio(ratio) + ("" if ratio is None or spread is None else f" ± {spread:.3f}")
 
 
 def _pair(a, b, fmt="{}") -> str:
@@ -52,8 +75,11 @@ def rows(records: list[dict]) -> list[dict]:
         }
         runs = rec.get("runs") or [{}]
         for i, run in enumerate(runs):
+            hf, pr = run.get("hyperfine") or {}, run.get("program") or {}
             row = {"name": f"{rec['kind']}/{rec['name']}", "ranks": run.get("ranks", "–"),
                    "time": run.get("time_ratio"), "program": run.get("program_ratio"),
+                   "time_noise": noise(*(hf.get(v, {}).get("times", []) for v in ("nampi", "mpi"))),
+                   "program_noise": noise(*(pr.get(v, {}).get("seconds", []) for v in ("nampi", "mpi"))),
                    "errors": run.get("errors", []), "run": run, "rec": rec}
             row.update(per_bench if i == 0 else {"ir": None, "ir_fatal": None, "ir_per_call": None,
                                                  "calls_equal": None, "loc": "",
@@ -75,7 +101,10 @@ def table(records: list[dict]) -> list[str]:
         ir_fatal = "" if blank else _ratio(r["ir_fatal"])
         per_call = "" if blank or r["ir_per_call"] is None else f"{r['ir_per_call']:+.1f}"
         time_ratio = "error" if r["errors"] and r["time"] is None else _ratio(r["time"])
-        lines.append(f"| {r['name']} | {r['ranks']} | {time_ratio} | {_ratio(r['program'])} | "
+        if time_ratio != "error":
+            time_ratio = _with_noise(r["time"], r["time_noise"])
+        lines.append(f"| {r['name']} | {r['ranks']} | {time_ratio} | "
+                     f"{_with_noise(r['program'], r['program_noise'])} | "
                      f"{ir} | {ir_fatal} | {per_call} | {r['loc']} | {r['compile']} | {r['binary']} |")
     return lines
 
@@ -113,7 +142,12 @@ def flagged(records: list[dict]) -> list[str]:
         for key, label in (("time", "time ratio"), ("program", "in-program time ratio"),
                            ("ir", "Ir ratio")):
             if r.get(key) is not None and r[key] > FLAG:
-                out.append(f"- {r['name']} ({r['ranks']} ranks): {label} {r[key]:.3f}")
+                spread = r.get(f"{key}_noise")
+                verdict = ""
+                if spread is not None:
+                    verdict = (f" (within noise: ± {spread:.3f})" if r[key] - 1 <= spread
+                               else f" (beyond noise: ± {spread:.3f})")
+                out.append(f"- {r['name']} ({r['ranks']} ranks): {label} {r[key]:.3f}{verdict}")
     return out
 
 
@@ -122,7 +156,8 @@ def write_summary(results: Path) -> Path:
              "Written by `make bench` (`bench/run.py`); what each column means and how the numbers "
              "are measured: `bench/README.md`. Ratios are nampi / plain MPI (below 1: nampi is "
              "faster or smaller). Time ratio: medians of hyperfine runs of the whole "
-             "`mpiexec` command; in-program: median of the `seconds` each program reports "
+             "`mpiexec` command, ± two standard errors of the ratio (from the spread of the "
+             "runs; a ratio within it is indistinguishable from noise); in-program: median of the `seconds` each program reports "
              "(its measured phase, max over ranks); Ir: callgrind instructions inside "
              "`bench::measure`, summed over ranks, outside the MPI library; errors fatal: the "
              "nampi version built with `NAMPI_ERRORS_ARE_FATAL` (no return-code checks); extra Ir "
