@@ -566,3 +566,17 @@ def test_counter_compiles_and_links(tmp_path, rendered, spec, mpi):
                                  f"-I{tmp_path / 'pmpi'}", str(tmp_path / "use.cpp")], capture_output=True, text=True)
         assert result.returncode == 0, result.stderr
 
+
+# --- coverage table -------------------------------------------------------------------------------
+
+
+def test_coverage_table(spec):
+    from generator.coverage import coverage_rows, render_coverage
+
+    rows = {r.chapter: r for r in coverage_rows(spec, {"MPI_Send", "MPI_Allgatherv", "MPI_Wtime"})}
+    assert (rows[""].functions, rows[""].large_count, rows[""].deprecated, rows[""].bound) == (531, 159, 12, 3)
+    assert (rows["collectives"].functions, rows["collectives"].bound) == (55, 1)
+    assert rows["info"].deprecated == 2 and rows["tools"].title == "Tool Support"
+    text = render_coverage(make_environment(ROOT / "templates"), spec, load_mpi_callbacks(SPEC, ROOT), {"MPI_Send"})["docs/coverage.md"]
+    assert "| Point-to-Point Communication | `spec/mpi/pt2pt.yaml` | 55 | 28 | 0 | 1 |" in text
+    assert "21 callback typedefs and 13 predefined" in text
