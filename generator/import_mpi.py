@@ -1,18 +1,21 @@
 """Seed `spec/mpi/<chapter>.yaml` from the MPI Forum's machine-readable standard.
 
-    python -m generator.import_mpi [--introduced 1.0] MPI_Send MPI_Recv ...
+    python -m generator import-standard [--versions versions.txt] [--force]   # everything
+    python -m generator.import_mpi [--introduced 1.0] MPI_Send MPI_Recv ...   # some functions
     python -m generator.import_mpi --list functions.txt   # lines: `MPI_Name [introduced]`
 
 The Forum data is `apis.json` (MPI 5.0 level) as shipped with the `pympistandard` package; its
 own C rendering (`procedure.express.iso_c`) gives the exact C types. The importer writes the
-Forum fields of an entry (`params`, `returns`, `large_count.params`) and keeps the curated ones
-(`introduced`, `deprecated`, `removed`, `note`, `large_count.introduced`). It refuses to change
-the Forum fields of an existing entry that differ from apis.json (a curated fix, see
-spec/mpi_allowlist.yaml) unless given `--force`.
+Forum fields of an entry (`params`, `returns`, `large_count.params`, `callback`, `implements`)
+and keeps the curated ones (`introduced`, `deprecated`, `removed`, `note`, `implementations`,
+`large_count.introduced`). An existing entry whose Forum fields differ from apis.json only where
+spec/mpi/deviations.yaml lists a difference is a curated correction and is kept as it is; any
+other difference makes the import refuse, unless given `--force` (which overwrites it).
 
 apis.json has neither a chapter nor a version for a procedure. The chapter is derived from the
-function's name by the rules in `CHAPTER_RULES` (the MPI 5.0 document's chapters); `introduced`
-must be given for new entries (`--introduced` or the list file's second column).
+function's name by the rules in `CHAPTER_RULES` (the MPI 5.0 document's chapters); callback
+typedefs and predefined functions go to `callbacks.yaml`; `introduced` must be given for new
+entries (`--introduced`, the list file's second column, or import-standard's `--versions`).
 A `_c` twin is recorded on its base entry (see generator/mpi_spec.py for why); its
 `introduced` defaults to 4.0, the first standard with large-count functions.
 
@@ -32,7 +35,7 @@ from pathlib import Path
 import yaml
 
 from .errors import SpecError
-from .mpi_spec import LARGE_COUNT_SUFFIX, VARARGS, MpiFunction, load_mpi_spec, version_key
+from .mpi_spec import LARGE_COUNT_SUFFIX, VARARGS, MpiFunction, load_mpi_entries, version_key
 
 FIRST_LARGE_COUNT_VERSION = "4.0"
 
@@ -54,7 +57,9 @@ CHAPTERS = {
     "deprecated": "Deprecated Interfaces",
     "language": "Language Bindings",
     "abi": "Application Binary Interface (ABI)",
+    "callbacks": "callback function types and predefined functions of all chapters",
 }
+CALLBACKS_CHAPTER = "callbacks"
 
 # First match wins. Derived from where the MPI 5.0 document defines each function; the
 # order matters where a name fits several patterns (MPI_Comm_set_errhandler is environmental
@@ -91,8 +96,9 @@ CHAPTER_RULES: tuple[tuple[str, str], ...] = (
      r"|^MPI_(Wait|Test)(all|any|some)?$|^MPI_Request_", "pt2pt"),
 )
 
-CURATED_FIELDS = ("introduced", "deprecated", "removed", "note")
-ENTRY_KEY_ORDER = ("introduced", "deprecated", "removed", "note", "returns", "params", "large_count")
+CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations")
+FORUM_MARKERS = ("callback", "implements")  # Forum fields of callback entries
+ENTRY_KEY_ORDER = ("callback", "implements", *CURATED_FIELDS, "returns", "params", "large_count")
 PARAM_KEY_ORDER = ("name", "kind", "c_type", "dir", "length", "root_only", "large_only")
 
 
@@ -118,36 +124,46 @@ class ForumData:
         import pympistandard
 
         pympistandard.use_api_version(1, force_bundled=True)
-        self._procedures = pympistandard.PROCEDURES
+        # pympistandard keeps functions, callback typedefs and predefined functions apart.
+        self._tables = (pympistandard.PROCEDURES, pympistandard.CALLBACKS, pympistandard.PREDEFINED_FUNCTIONS)
         resource = importlib.resources.files("pympistandard.data").joinpath("apis.json")
         raw = json.loads(resource.read_text(encoding="utf-8"))
-        self._raw = {
-            desc["name"]: desc
-            for desc in raw.values()
-            if not desc["attributes"]["callback"]
-            and not desc["attributes"]["predefined_function"]
-            and desc["attributes"]["c_expressible"]
-        }
+        self._raw = {desc["name"]: desc for desc in raw.values() if desc["attributes"]["c_expressible"]}
+
+    def _is_function(self, name: str) -> bool:
+        attributes = self._raw[name]["attributes"]
+        return not attributes["callback"] and not attributes["predefined_function"]
 
     def names(self) -> list[str]:
         """Every C function name (base names; `_c` twins are not listed)."""
-        return sorted(self._raw)
+        return sorted(name for name in self._raw if self._is_function(name))
+
+    def callback_names(self) -> list[str]:
+        """Every callback typedef and predefined function name (base names)."""
+        return sorted(name for name in self._raw if not self._is_function(name))
 
     def has(self, name: str) -> bool:
         return name in self._raw
 
     def twin_base(self, name: str) -> str | None:
         """'MPI_Send_c' -> 'MPI_Send' if that is a large-count twin in the Forum data."""
-        if name.endswith(LARGE_COUNT_SUFFIX):
+        if name.lower().endswith(LARGE_COUNT_SUFFIX):
             base = name[: -len(LARGE_COUNT_SUFFIX)]
-            if base in self._raw and self._procedures[base].has_embiggenment():
+            if base in self._raw and self._symbol(base).has_embiggenment():
                 return base
         return None
+
+    def _symbol(self, name: str):
+        """pympistandard's object for `name` (its tables are keyed case-insensitively)."""
+        return next(table[name] for table in self._tables if name.lower() in table)
+
+    def chapter(self, name: str) -> str:
+        return chapter_of(name) if self._is_function(name) else CALLBACKS_CHAPTER
 
     def entry(self, name: str) -> dict:
         """The Forum fields of `name` in spec shape: params, returns (if not int), large_count.params."""
         raw = self._raw[name]
-        procedure = self._procedures[name]
+        procedure = self._symbol(name)
         small = {p.name: p for p in procedure.express.iso_c.parameters}
         large = {p.name: p for p in procedure.express.embiggen.iso_c.parameters} if procedure.has_embiggenment() else {}
         params = []
@@ -171,6 +187,10 @@ class ForumData:
                     twin_types[pname] = twin_type
             params.append(param)
         entry: dict = {}
+        if raw["attributes"]["callback"]:
+            entry["callback"] = True
+        if raw["attributes"]["predefined_function"]:
+            entry["implements"] = raw["attributes"]["predefined_function"]
         return_type = _c_type(False, procedure.express.iso_c.return_type, "")
         if raw["return_kind"] != "ERROR_CODE" or return_type != "int":
             entry["returns"] = {"kind": raw["return_kind"], "c_type": return_type}
@@ -191,9 +211,15 @@ class ForumData:
 def entry_of(function: MpiFunction) -> dict:
     """A loaded function back in spec shape (the inverse of mpi_spec's loading)."""
     entry: dict = {}
-    for key in CURATED_FIELDS:
+    if function.callback:
+        entry["callback"] = True
+    if function.implements:
+        entry["implements"] = function.implements
+    for key in CURATED_FIELDS[:-1]:
         if getattr(function, key) is not None:
             entry[key] = getattr(function, key)
+    if function.implementations:
+        entry["implementations"] = {impl.name: _implementation(impl) for impl in function.implementations}
     if function.return_kind != "ERROR_CODE" or function.return_type != "int":
         entry["returns"] = {"kind": function.return_kind, "c_type": function.return_type}
     params = []
@@ -212,9 +238,18 @@ def entry_of(function: MpiFunction) -> dict:
     return entry
 
 
+def _implementation(impl) -> dict:
+    result: dict = {"reason": impl.reason}
+    if impl.c_types:
+        result["params"] = dict(impl.c_types)
+    if impl.skip:
+        result["skip"] = True
+    return result
+
+
 def forum_part(entry: dict) -> dict:
     """Only the fields that come from apis.json (what spec-check compares)."""
-    part = {key: entry[key] for key in ("returns", "params") if key in entry}
+    part = {key: entry[key] for key in (*FORUM_MARKERS, "returns", "params") if key in entry}
     if "large_count" in entry:
         part["large_count"] = {"params": dict(entry["large_count"]["params"])}
     return part
@@ -261,7 +296,20 @@ def dump_entry(name: str, entry: dict) -> str:
         if key not in entry:
             continue
         value = entry[key]
-        if key in CURATED_FIELDS:
+        if key == "callback":
+            lines.append("  callback: true")
+        elif key == "implements":
+            lines.append(f"  implements: {_scalar(value)}")
+        elif key == "implementations":
+            lines.append("  implementations:")
+            for impl, fields in value.items():
+                lines.append(f"    {impl}:")
+                lines.append(f"      reason: {_quoted(fields['reason'])}")
+                if "params" in fields:
+                    lines.append("      params: {" + ", ".join(f"{_scalar(k)}: {_quoted(v)}" for k, v in fields["params"].items()) + "}")
+                if fields.get("skip"):
+                    lines.append("      skip: true")
+        elif key in CURATED_FIELDS:
             lines.append(f"  {key}: {_quoted(value)}")
         elif key == "returns":
             lines.append(f"  returns: {{kind: {_scalar(value['kind'])}, c_type: {_quoted(value['c_type'])}}}")
@@ -278,16 +326,31 @@ def dump_entry(name: str, entry: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+CALLBACKS_HEADER = (
+    "#\n"
+    "# Why a file of its own: these are types (`typedef int MPI_X(...)`) and the predefined functions\n"
+    "# passed where such a type is expected (MPI_COMM_DUP_FN, often a macro in mpi.h), not functions\n"
+    "# a program calls, so the PMPI counter, the configure probe and the bindings must not see them.\n"
+    "# They share the function entry shape (params, returns, large_count) so that loading, the\n"
+    "# importer and spec-check treat them alike; `callback: true` marks a typedef and\n"
+    "# `implements: <typedef>` a predefined function. The loader returns them apart\n"
+    "# (generator/mpi_spec.py: load_mpi_callbacks).\n"
+)
+
+
 def dump_chapter(chapter: str, entries: dict[str, dict]) -> str:
-    title = CHAPTERS.get(chapter, chapter)
+    title = CHAPTERS[chapter] if chapter == CALLBACKS_CHAPTER else f"C functions of the chapter \"{CHAPTERS.get(chapter, chapter)}\""
     header = (
-        f"# spec/mpi/{chapter}.yaml: MPI C functions of the chapter \"{title}\" (MPI 5.0 level).\n"
-        "# Seeded by `python -m generator.import_mpi` from pympistandard's apis.json, then curated:\n"
-        "# `introduced`, `deprecated`, `removed`, `note` and `large_count.introduced` are ours, from the\n"
-        "# standard's text (apis.json has no versions); the rest is compared with apis.json by\n"
-        "# `python -m generator spec-check` (intended differences: spec/mpi_allowlist.yaml).\n"
-        "# Schema: spec/schema/mpi.schema.json. The importer rewrites this file; comments are not kept.\n"
+        f"# spec/mpi/{chapter}.yaml: MPI {title} (MPI 5.0 level).\n"
+        "# Seeded by `python -m generator import-standard` from pympistandard's apis.json, then curated:\n"
+        "# `introduced`, `deprecated`, `removed`, `note`, `implementations` and `large_count.introduced`\n"
+        "# are ours, from the standard's text and the implementations' mpi.h (apis.json has no versions);\n"
+        "# the rest is compared with apis.json by `make spec-check` (intended differences, each with its\n"
+        "# reason: spec/mpi/deviations.yaml). Schema: spec/schema/mpi.schema.json. The importer rewrites\n"
+        "# this file; comments are not kept (use `note:`).\n"
     )
+    if chapter == CALLBACKS_CHAPTER:
+        header += CALLBACKS_HEADER
     return header + "".join("\n" + dump_entry(name, entries[name]) for name in sorted(entries))
 
 
@@ -307,8 +370,11 @@ def import_functions(
     forum: ForumData | None = None,
 ) -> dict[Path, str]:
     """Import or refresh `requests` [(name, introduced or None)]; returns {file: new text} of changed files."""
+    from .spec_check import differences, load_deviations
+
     forum = forum or ForumData()
-    existing = load_mpi_spec(spec_dir, spec_dir.parent)
+    existing = load_mpi_entries(spec_dir, spec_dir.parent)
+    deviations = load_deviations(spec_dir, spec_dir.parent)
     chapters: dict[str, dict[str, dict]] = {}
     for function in existing.values():
         chapters.setdefault(function.chapter, {})[function.name] = entry_of(function)
@@ -326,10 +392,13 @@ def import_functions(
         if name in existing:
             chapter = existing[name].chapter
             old = chapters[chapter][name]
-            if forum_part(old) != forum_part(new) and not force:
+            keys = {key for key, _, _ in differences(existing[name], new)}
+            if keys and keys <= set(deviations):
+                continue  # a correction listed in deviations.yaml: keep it, even with --force
+            if keys and not force:
                 problems.append(
-                    f"{existing[name].where}: {name} differs from apis.json (a curated fix?); "
-                    "re-import with --force to overwrite it"
+                    f"{existing[name].where}: {name} differs from apis.json where spec/mpi/deviations.yaml lists "
+                    f"nothing ({', '.join(sorted(keys - set(deviations)))}); list it there or re-import with --force"
                 )
                 continue
             entry = {key: old[key] for key in CURATED_FIELDS if key in old}
@@ -340,7 +409,7 @@ def import_functions(
             if introduced is None:
                 problems.append(f"{name}: new entry needs an introduced version (apis.json has none): --introduced X.Y")
                 continue
-            chapter = chapter_of(name)
+            chapter = forum.chapter(name)
             entry = {"introduced": introduced}
             lc_introduced = None
         entry.update(new)
@@ -353,6 +422,10 @@ def import_functions(
         touched.add(chapter)
     if problems:
         raise SpecError(None, "\n".join(problems))
+    return _changed_files(spec_dir, chapters, touched)
+
+
+def _changed_files(spec_dir: Path, chapters: dict[str, dict[str, dict]], touched: set[str]) -> dict[Path, str]:
     changed = {}
     for chapter in sorted(touched):
         path = spec_dir / "mpi" / f"{chapter}.yaml"
@@ -360,6 +433,26 @@ def import_functions(
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             changed[path] = text
     return changed
+
+
+def import_standard(
+    spec_dir: Path,
+    versions: dict[str, str] | None = None,
+    *,
+    force: bool = False,
+    forum: ForumData | None = None,
+) -> dict[Path, str]:
+    """Import or refresh every C function, callback typedef and predefined function of apis.json.
+
+    `versions` gives `introduced` for entries the spec does not have yet; returns {file: new
+    text} of the files that change (nothing when the spec is up to date)."""
+    forum = forum or ForumData()
+    versions = versions or {}
+    names = forum.names() + forum.callback_names()
+    unknown = sorted(set(versions) - set(names))
+    if unknown:
+        raise SpecError(None, f"versions given for names that are not in apis.json: {', '.join(unknown)}")
+    return import_functions(spec_dir, [(name, versions.get(name)) for name in names], force=force, forum=forum)
 
 
 def read_list(path: Path) -> list[tuple[str, str | None]]:
@@ -385,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--introduced", help="introduced version for new entries named on the command line")
     parser.add_argument("--large-count-introduced", default=FIRST_LARGE_COUNT_VERSION,
                         help="introduced version of new _c twins (default %(default)s)")
-    parser.add_argument("--force", action="store_true", help="overwrite curated differences from apis.json")
+    parser.add_argument("--force", action="store_true", help="overwrite differences from apis.json that spec/mpi/deviations.yaml does not list")
     parser.add_argument("--spec-dir", type=Path, default=Path(__file__).resolve().parent.parent / "spec")
     args = parser.parse_args(argv)
     requests = [(name, args.introduced) for name in args.names]

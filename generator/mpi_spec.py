@@ -6,6 +6,12 @@ under `large_count` (the C types that differ), because the binding layer must pa
 (it picks `_c` when a count does not fit `int`) and the Forum data describes them as one
 procedure. `MpiFunction.twin()` expands it into a full `MpiFunction` for code that wants
 every C symbol (the PMPI counter, the CMake probe list).
+
+Callback typedefs (`callback: true`, e.g. MPI_User_function) and the predefined functions that
+implement them (`implements: MPI_Comm_copy_attr_function`, e.g. MPI_COMM_DUP_FN) share the entry
+shape, so they are loaded and checked the same way; `load_mpi_spec` leaves them out (they are
+types and macros, not functions a program calls), `load_mpi_callbacks` returns them.
+`spec/mpi/deviations.yaml` is not a chapter: it lists intended differences from apis.json.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from .yamlload import load_yaml, where_of
 
 LARGE_COUNT_SUFFIX = "_c"
 VARARGS = "..."
+DEVIATIONS_FILE = "deviations.yaml"  # in spec/mpi/, read by spec-check; not a chapter
 
 _C_TYPE = re.compile(r"^(?P<base>(?:const )?[A-Za-z_][A-Za-z0-9_ ]*?)(?: (?P<stars>\**)(?P<array>(?:\[[A-Za-z0-9_]*\])*))?$")
 
@@ -38,6 +45,11 @@ def c_declaration(c_type: str, name: str) -> str:
         return VARARGS
     base, stars, array = split_c_type(c_type)
     return f"{base} {stars}{name}{array}"
+
+
+def twin_name(name: str) -> str:
+    """The large-count twin's name: MPI_Send -> MPI_Send_c, MPI_CONVERSION_FN_NULL -> ..._C."""
+    return name + (LARGE_COUNT_SUFFIX.upper() if name.isupper() else LARGE_COUNT_SUFFIX)
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -65,6 +77,16 @@ class MpiParam:
 
 
 @dataclass(frozen=True)
+class Implementation:
+    """A curated departure of one MPI implementation's mpi.h from the standard (base function)."""
+
+    name: str  # mpich | openmpi
+    reason: str
+    c_types: tuple[tuple[str, str], ...] = ()  # (param, c_type) as that mpi.h declares them
+    skip: bool = False  # no generated code for this implementation
+
+
+@dataclass(frozen=True)
 class MpiFunction:
     name: str
     introduced: str
@@ -81,6 +103,14 @@ class MpiFunction:
     large_count_types: tuple[tuple[str, str], ...] = ()  # (param, c_type) that differ in the twin
     large_count_where: tuple[tuple[str, Where], ...] = field(default=(), compare=False)  # their lines
     base: str | None = None  # for an expanded twin: the base function's name
+    callback: bool = False  # a callback typedef, not a function
+    implements: str | None = None  # a predefined function of this callback typedef
+    implementations: tuple[Implementation, ...] = ()  # sorted by name
+
+    @property
+    def is_callback(self) -> bool:
+        """A callback typedef or a predefined function: a type, not a function to call."""
+        return self.callback or self.implements is not None
 
     @property
     def params(self) -> tuple[MpiParam, ...]:
@@ -109,6 +139,7 @@ class MpiFunction:
             large_count_types=(),
             large_count_where=(),
             base=self.name,
+            implementations=(),  # overrides describe the base function only
         )
 
 
@@ -159,6 +190,17 @@ def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction
         if version_key(large["introduced"]) < version_key(entry["introduced"]):
             raise SpecError(where_of(large, "introduced"), f"{name}.large_count.introduced: {large['introduced']} is before the function's {entry['introduced']}")
 
+    implementations = []
+    for impl, raw in sorted(entry.get("implementations", {}).items()):
+        for pname, c_type in raw.get("params", {}).items():
+            if pname not in seen:
+                raise SpecError(where_of(raw["params"], pname), f"{name}.implementations.{impl}.params: unknown parameter '{pname}'")
+            try:
+                split_c_type(c_type)
+            except ValueError as err:
+                raise SpecError(where_of(raw["params"], pname), f"{name}.implementations.{impl}.params.{pname}: {err}") from None
+        implementations.append(Implementation(impl, raw["reason"], tuple(raw.get("params", {}).items()), bool(raw.get("skip", False))))
+
     returns = entry.get("returns", {"kind": "ERROR_CODE", "c_type": "int"})
     return MpiFunction(
         name=name,
@@ -171,10 +213,13 @@ def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction
         deprecated=entry.get("deprecated"),
         removed=entry.get("removed"),
         note=entry.get("note"),
-        large_count=name + LARGE_COUNT_SUFFIX if large is not None else None,
+        large_count=twin_name(name) if large is not None else None,
         large_count_introduced=large["introduced"] if large is not None else None,
         large_count_types=tuple(large["params"].items()) if large is not None else (),
         large_count_where=tuple((k, where_of(large["params"], k)) for k in large["params"]) if large is not None else (),
+        callback=bool(entry.get("callback", False)),
+        implements=entry.get("implements"),
+        implementations=tuple(implementations),
     )
 
 
@@ -187,12 +232,16 @@ def load_mpi_file(path: Path, display_name: str, schema: dict) -> dict[str, MpiF
     return {name: _function(name, entry, chapter, where_of(data, name)) for name, entry in data.items()}
 
 
-def load_mpi_spec(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
-    """Load and validate every `spec_dir/mpi/*.yaml`; names sorted; SpecError on any problem."""
+def load_mpi_entries(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
+    """Load and validate every `spec_dir/mpi/*.yaml` (functions and callbacks); names sorted.
+
+    SpecError on any problem."""
     schema = load_schema(spec_dir / "schema" / "mpi.schema.json")
     functions: dict[str, MpiFunction] = {}
     symbols: dict[str, MpiFunction] = {}  # every C symbol, twins included -> defining entry
     for path in sorted((spec_dir / "mpi").glob("*.yaml")):
+        if path.name == DEVIATIONS_FILE:
+            continue
         display = path.relative_to(display_root).as_posix() if path.is_relative_to(display_root) else path.name
         for name, function in load_mpi_file(path, display, schema).items():
             for symbol in filter(None, (name, function.large_count)):
@@ -201,7 +250,21 @@ def load_mpi_spec(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
                     raise SpecError(function.where, f"{symbol} is already defined at {first.where}")
                 symbols[symbol] = function
             functions[name] = function
+    for function in functions.values():
+        target = functions.get(function.implements) if function.implements else None
+        if function.implements and (target is None or not target.callback):
+            raise SpecError(function.where, f"{function.name}.implements: '{function.implements}' is not a callback typedef of the spec")
     return dict(sorted(functions.items()))
+
+
+def load_mpi_spec(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
+    """The C functions of `spec_dir/mpi/` (no callbacks), names sorted; SpecError on any problem."""
+    return {n: f for n, f in load_mpi_entries(spec_dir, display_root).items() if not f.is_callback}
+
+
+def load_mpi_callbacks(spec_dir: Path, display_root: Path) -> dict[str, MpiFunction]:
+    """The callback typedefs and predefined functions of `spec_dir/mpi/`, names sorted."""
+    return {n: f for n, f in load_mpi_entries(spec_dir, display_root).items() if f.is_callback}
 
 
 def all_c_functions(functions: dict[str, MpiFunction]) -> list[MpiFunction]:

@@ -5,22 +5,27 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import calltests, cpp
+from .coverage import render_coverage
 from .load import Spec, load_bindings, load_parameters, load_rules
-from .mpi_spec import load_mpi_spec
+from .mpi_spec import DEVIATIONS_FILE, load_mpi_entries
 from .pmpi import render_pmpi
 from .render import make_environment
 
 
-def load_spec(root: Path) -> tuple[Spec, dict]:
-    mpi_functions = load_mpi_spec(root / "spec", root)
+def load_spec(root: Path) -> tuple[Spec, dict, dict]:
+    """(the bindings' spec, the MPI functions, the MPI callback typedefs and predefined functions)."""
+    entries = load_mpi_entries(root / "spec", root)
+    mpi_functions = {n: f for n, f in entries.items() if not f.is_callback}
+    callbacks = {n: f for n, f in entries.items() if f.is_callback}
     parameters = load_parameters(root)
     rules = load_rules(root)
     bindings, files = load_bindings(root, parameters, rules, mpi_functions)
     inputs = sorted(
-        [root / "spec" / "parameters.yaml", root / "spec" / "rules.yaml", *files, *(root / "spec" / "mpi").glob("*.yaml")]
+        [root / "spec" / "parameters.yaml", root / "spec" / "rules.yaml", *files]
+        + [p for p in (root / "spec" / "mpi").glob("*.yaml") if p.name != DEVIATIONS_FILE]
         + list((root / "spec" / "schema").glob("*.json"))
     )
-    return Spec(parameters, rules, bindings, inputs), mpi_functions
+    return Spec(parameters, rules, bindings, inputs), mpi_functions, callbacks
 
 
 def _binding_view(binding, parameters):
@@ -35,7 +40,7 @@ def _binding_view(binding, parameters):
 
 def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
     """({path relative to generated/: text} before formatting, the input files)."""
-    spec, mpi_functions = load_spec(root)
+    spec, mpi_functions, callbacks = load_spec(root)
     env = make_environment(root / "templates")
     out: dict[str, str] = {}
     params = list(spec.parameters.values())
@@ -57,4 +62,5 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
         )
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
+    out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}))
     return out, spec.inputs + sorted((root / "templates").glob("*.j2"))

@@ -6,7 +6,10 @@ Outputs (paths relative to generated/):
                                     wrappable function and `_c` twin, each guarded by NAMPI_HAVE_*
   cmake/nampi_mpi_functions.cmake   every C function name (twins included) for the configure probe
 
-All decisions are made here; the templates only loop and fill in.
+Where an implementation's mpi.h declares a function unlike the standard, the spec says so
+(`implementations:` of the entry): the wrapper then gets that implementation's prototype under
+its identifying macro, or no wrapper there (`skip`). All decisions are made here; the templates
+only loop and fill in.
 """
 
 from __future__ import annotations
@@ -15,9 +18,21 @@ from dataclasses import dataclass
 
 import jinja2
 
-from .mpi_spec import MpiFunction, all_c_functions
+from .mpi_spec import MpiFunction, all_c_functions, c_declaration
 
 MPI_SOURCES = "spec/mpi/*.yaml"  # named in the banner of every output
+
+# The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`).
+IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An implementation's own prototype of a wrapped function."""
+
+    condition: str  # 'defined(OPEN_MPI)'
+    parameters: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,8 @@ class Wrapper:
     parameters: str  # C parameter list: 'const void *buf, int count' or 'void'
     arguments: str  # forwarding arguments: 'buf, count'
     source: str  # 'spec/mpi/pt2pt.yaml: MPI_Send' (twins: '... MPI_Send large_count')
+    guard: str  # the preprocessor line around the wrapper: '#ifdef NAMPI_HAVE_MPI_SEND'
+    variants: tuple[Variant, ...] = ()  # implementation prototypes, else `parameters`
 
 
 @dataclass(frozen=True)
@@ -54,16 +71,32 @@ def skip_reason(function: MpiFunction) -> str | None:
     return None
 
 
-def _wrapper(index: int, function: MpiFunction) -> Wrapper:
+def _parameters(function: MpiFunction, c_types: dict[str, str]) -> str:
     params = function.params
+    if not params:
+        return "void"
+    return ", ".join(c_declaration(c_types.get(p.name, p.c_type), p.name) for p in params)
+
+
+def _wrapper(index: int, function: MpiFunction) -> Wrapper:
     source = f"{function.source}: {function.base} large_count" if function.base else f"{function.source}: {function.name}"
+    have = f"NAMPI_HAVE_{function.name.upper()}"
+    skipped = [f"!defined({IMPLEMENTATION_MACROS[i.name]})" for i in function.implementations if i.skip]
+    guard = f"#if defined({have}) && {' && '.join(skipped)}" if skipped else f"#ifdef {have}"
+    variants = tuple(
+        Variant(f"defined({IMPLEMENTATION_MACROS[i.name]})", _parameters(function, dict(i.c_types)), i.reason)
+        for i in function.implementations
+        if i.c_types
+    )
     return Wrapper(
         index=index,
         name=function.name,
         return_type=function.return_type,
-        parameters=", ".join(p.declaration for p in params) if params else "void",
-        arguments=", ".join(p.name for p in params),
+        parameters=_parameters(function, {}),
+        arguments=", ".join(p.name for p in function.params),
         source=source,
+        guard=guard,
+        variants=variants,
     )
 
 

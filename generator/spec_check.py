@@ -1,17 +1,21 @@
 """spec-check: compare the curated `spec/mpi/` with the MPI Forum's apis.json.
 
-Every difference has a key that names it:
+Every entry (functions, callback typedefs, predefined functions) is compared field by field
+and parameter by parameter. Every difference has a key that names it:
 
     MPI_X                             not a C function in apis.json
+    MPI_X.callback, MPI_X.implements  typedef or predefined function marker
     MPI_X.returns                     return kind or C type
     MPI_X.params                      the parameter names (or their order)
     MPI_X.params.<param>.<field>      kind, c_type, dir, length, root_only, large_only
     MPI_X.large_count                 one side has a _c twin, the other has not
     MPI_X.large_count.params.<param>  a C type of the _c twin
 
-A difference is fine when `spec/mpi_allowlist.yaml` maps its key to a reason. The check also
-reports allow-list entries that match no difference, so fixed Forum errors do not linger.
-Curated fields (`introduced`, `deprecated`, `removed`, `note`) are not compared: apis.json has none.
+A difference is fine when `spec/mpi/deviations.yaml` maps its key to a reason. The check also
+reports deviations that match no difference, so fixed Forum errors do not linger, and entries of
+apis.json that the spec lacks. Curated fields (`introduced`, `deprecated`, `removed`, `note`,
+`implementations`) are not compared: apis.json has none. The summary line counts the compared
+entries, their parameters, the listed deviations and the unexplained problems.
 """
 
 from __future__ import annotations
@@ -19,11 +23,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from .errors import SpecError, Where
-from .import_mpi import PARAM_KEY_ORDER, ForumData, entry_of, forum_part
-from .mpi_spec import MpiFunction, load_mpi_spec
-from .yamlload import LocatedDict, load_yaml, where_of
+from dataclasses import dataclass, field
 
-ALLOWLIST = "mpi_allowlist.yaml"
+from .import_mpi import FORUM_MARKERS, PARAM_KEY_ORDER, ForumData, entry_of, forum_part
+from .mpi_spec import DEVIATIONS_FILE, MpiFunction, load_mpi_entries
+from .yamlload import LocatedDict, load_yaml, where_of
 
 
 def _show(value: object) -> str:
@@ -37,6 +41,9 @@ def differences(function: MpiFunction, forum_entry: dict | None) -> list[tuple[s
         return [(name, function.where, "not a C function in apis.json")]
     ours, theirs = forum_part(entry_of(function)), forum_part(forum_entry)
     result = []
+    for marker in FORUM_MARKERS:
+        if ours.get(marker) != theirs.get(marker):
+            result.append((f"{name}.{marker}", function.where, f"spec has {_show(ours.get(marker))}, apis.json has {_show(theirs.get(marker))}"))
     if ours.get("returns") != theirs.get("returns"):
         result.append((f"{name}.returns", function.where, f"spec has {_show(ours.get('returns'))}, apis.json has {_show(theirs.get('returns'))}"))
     our_names = [p["name"] for p in ours["params"]]
@@ -69,8 +76,10 @@ def differences(function: MpiFunction, forum_entry: dict | None) -> list[tuple[s
     return result
 
 
-def load_allowlist(path: Path, display_name: str) -> dict[str, Where]:
-    """The allow-list: {difference key: reason}; returns {key: where}. Missing file = empty."""
+def load_deviations(spec_dir: Path, display_root: Path) -> dict[str, Where]:
+    """spec/mpi/deviations.yaml: {difference key: reason}; returns {key: where}. Missing file = empty."""
+    path = spec_dir / "mpi" / DEVIATIONS_FILE
+    display_name = path.relative_to(display_root).as_posix() if path.is_relative_to(display_root) else path.name
     if not path.exists():
         return {}
     data = load_yaml(path, display_name)
@@ -86,36 +95,52 @@ def load_allowlist(path: Path, display_name: str) -> dict[str, Where]:
     return result
 
 
-def spec_check(
-    spec_dir: Path,
-    display_root: Path | None = None,
-    *,
-    forum: ForumData | None = None,
-    report_missing: bool = False,
-) -> list[str]:
-    """Problems found, as `file:line: message` lines; empty when the spec agrees with apis.json.
+@dataclass
+class Report:
+    functions: int = 0  # entries compared (functions, callback typedefs, predefined functions)
+    parameters: int = 0  # their parameters (large_only ones included)
+    deviations: int = 0  # entries of deviations.yaml
+    problems: list[str] = field(default_factory=list)  # `file:line: message`, each unexplained
 
-    `report_missing` also lists apis.json functions that the spec does not have yet.
-    """
+    def summary(self) -> str:
+        return (f"spec-check: {self.functions} functions, {self.parameters} parameters, "
+                f"{self.deviations} listed deviations, {len(self.problems)} unexplained")
+
+
+def check(spec_dir: Path, display_root: Path | None = None, *, forum: ForumData | None = None,
+          report_missing: bool = True) -> Report:
+    """Compare spec_dir/mpi/ with apis.json; `report_missing` also reports what the spec lacks."""
     display_root = display_root or spec_dir.parent
-    allow_path = spec_dir / ALLOWLIST
+    report = Report()
     try:
-        functions = load_mpi_spec(spec_dir, display_root)
-        allowed = load_allowlist(allow_path, allow_path.relative_to(display_root).as_posix())
+        entries = load_mpi_entries(spec_dir, display_root)
+        allowed = load_deviations(spec_dir, display_root)
     except SpecError as err:
-        return [str(err)]
+        report.problems.append(str(err))
+        return report
     forum = forum or ForumData()
-    problems = []
+    report.deviations = len(allowed)
     seen: set[str] = set()
-    for function in functions.values():
+    for function in entries.values():
+        report.functions += 1
+        report.parameters += len(function.all_params)
         entry = forum.entry(function.name) if forum.has(function.name) else None
         for key, where, message in differences(function, entry):
             seen.add(key)
             if key not in allowed:
-                problems.append(f"{where}: {key}: {message}")
+                report.problems.append(f"{where}: {key}: {message}")
     for key, where in allowed.items():
         if key not in seen:
-            problems.append(f"{where}: {key}: allow-listed, but spec/mpi/ and apis.json agree here (remove the entry)")
+            report.problems.append(f"{where}: {key}: listed as a deviation, but spec/mpi/ and apis.json agree here (remove the entry)")
     if report_missing:
-        problems += [f"{name}: in apis.json but not in spec/mpi/" for name in forum.names() if name not in functions]
-    return problems
+        report.problems += [
+            f"{name}: in apis.json but not in spec/mpi/ (run `python -m generator import-standard`)"
+            for name in forum.names() + forum.callback_names() if name not in entries
+        ]
+    return report
+
+
+def spec_check(spec_dir: Path, display_root: Path | None = None, *, forum: ForumData | None = None,
+               report_missing: bool = False) -> list[str]:
+    """Problems found, as `file:line: message` lines; empty when the spec agrees with apis.json."""
+    return check(spec_dir, display_root, forum=forum, report_missing=report_missing).problems
