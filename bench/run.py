@@ -294,22 +294,31 @@ def hyperfine_pair(b: Bench, mpi: MPI, build: Path, hyperfine: str, ranks: int, 
         outs[v].write_text("")
         argv = mpi.launch(ranks) + [str(exe(build, b, v)), *args]
         cmds.append(f"{shlex.join(argv)} >> {shlex.quote(str(outs[v]))}")
-    export = work / "hyperfine.json"
-    cmd = [hyperfine, "--warmup", str(warmup), "--runs", str(runs), "--style", "basic",
-           "--export-json", str(export)]
-    for v, c in zip(VARIANTS, cmds):
-        cmd += ["-n", v, c]
-    rc, out, err = run(cmd, timeout=900)
+    # Rounds of one run per variant, the order alternating, rather than all runs of one variant
+    # and then all of the other: slow phases of the machine (other load, memory state; MPICH's
+    # large-message timings are bimodal here) then hit both variants alike.
     result: dict = {"ranks": ranks, "args": args, "commands": dict(zip(VARIANTS, cmds)),
                     "errors": []}
-    if rc != 0:
-        result["errors"].append(f"hyperfine failed (exit {rc}):\n{tail(out + err, 20)}")
-        return result
-    data = json.loads(export.read_text())
+    times: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    for r in range(runs):
+        order = VARIANTS if r % 2 == 0 else VARIANTS[::-1]
+        export = work / f"hyperfine.{r}.json"
+        cmd = [hyperfine, "--warmup", str(warmup if r == 0 else 0), "--runs", "1",
+               "--style", "basic", "--export-json", str(export)]
+        for v in order:
+            cmd += ["-n", v, cmds[VARIANTS.index(v)]]
+        rc, out, err = run(cmd, timeout=900)
+        if rc != 0:
+            result["errors"].append(f"hyperfine failed (exit {rc}):\n{tail(out + err, 20)}")
+            return result
+        for res in json.loads(export.read_text())["results"]:
+            times[res["command"]] += res["times"]
     result["hyperfine"] = {}
-    for v, res in zip(VARIANTS, data["results"]):
-        result["hyperfine"][v] = {k: res.get(k) for k in
-                                  ("median", "mean", "stddev", "min", "max", "times")}
+    for v in VARIANTS:
+        ts = times[v]
+        result["hyperfine"][v] = {"median": statistics.median(ts), "mean": statistics.fmean(ts),
+                                  "stddev": statistics.stdev(ts) if len(ts) > 1 else None,
+                                  "min": min(ts), "max": max(ts), "times": ts}
     result["program"] = {}
     checksums = {}
     for v in VARIANTS:
@@ -507,7 +516,7 @@ def main() -> int:
     p.add_argument("--results", type=Path, default=BENCH / "results")
     p.add_argument("--only", help="regex on kind/name, e.g. 'micro/' or 'sample_sort'")
     p.add_argument("--hyperfine", help="hyperfine executable (default: PATH, .deps/hyperfine)")
-    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--runs", type=int, default=7)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--compile-repeats", type=int, default=3)
     p.add_argument("--jobs", type=int, default=2, help="parallel compiles when timing them")

@@ -171,8 +171,8 @@ def write_summary(results: Path) -> Path:
             continue
         meta, records = load(d)
         lines += [f"## {meta['mpi_version']}", "",
-                  f"{meta['date']}, {meta['cpus']} CPUs, hyperfine --warmup "
-                  f"{meta['hyperfine_warmup']} --runs {meta['hyperfine_runs']}; `bench/run.py` took "
+                  f"{meta['date']}, {meta['cpus']} CPUs, {meta['hyperfine_runs']} alternating "
+                  f"hyperfine rounds (warmup {meta['hyperfine_warmup']}); `bench/run.py` took "
                   f"{meta['elapsed_s']:.0f} s (build excluded)" +
                   (f" (partial run: `--only {meta['only']}`)." if meta.get("only") else "."), ""]
         lines += table(records)
