@@ -326,7 +326,8 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
         if p in max_strings and len(max_strings) == 1:
             plan.pre.append(f"char {name}[{p.length}] = {{}};")
             plan.args.append(name)
-            value = f"std::string({name}, static_cast<std::size_t>({_ident(consumed_len)}))" if consumed_len else f"std::string({name})"
+            length = _ident(consumed_len) if consumed_len else f"{p.length}"
+            value = f"{NS}::detail::written_string({name}, {length})"
             plan.outputs.append((Field("std::string", name), value))
             continue
 

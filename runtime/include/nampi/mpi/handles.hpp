@@ -12,7 +12,8 @@
 // wherever the handle is taken by value (a borrow) or by reference (MPI_X_free
 // and friends set it to the null handle, after which the owner frees nothing).
 // An owner never frees a null or predefined handle, and frees nothing once
-// MPI_Finalize has run (the handle died with MPI).
+// MPI_Finalize has run (the handle died with MPI): each free asks MPI_Finalized
+// first (one extra call per freed handle, visible to the PMPI counter).
 #pragma once
 
 #include <mpi.h>
@@ -99,6 +100,7 @@ struct handle_traits<comm_kind> {
     return detail::is_one_of(h, MPI_COMM_WORLD, MPI_COMM_SELF);
   }
   static int free(c_type* h) noexcept { return MPI_Comm_free(h); }
+  static bool never_free(c_type h) noexcept { return is_predefined(h); }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -108,6 +110,8 @@ struct handle_traits<group_kind> {
   static c_type null() noexcept { return MPI_GROUP_NULL; }
   static bool is_predefined(c_type h) noexcept { return h == MPI_GROUP_EMPTY; }
   static int free(c_type* h) noexcept { return MPI_Group_free(h); }
+  // MPI may return MPI_GROUP_EMPTY from any group constructor.
+  static bool never_free(c_type h) noexcept { return is_predefined(h); }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -124,6 +128,8 @@ struct handle_traits<datatype_kind> {
     return combiner == MPI_COMBINER_NAMED;
   }
   static int free(c_type* h) noexcept { return MPI_Type_free(h); }
+  // Checked when an owner adopts a user's handle, not at every free (it costs a call).
+  static bool never_free(c_type) noexcept { return false; }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -137,6 +143,7 @@ struct handle_traits<op_kind> {
                              MPI_NO_OP);
   }
   static int free(c_type* h) noexcept { return MPI_Op_free(h); }
+  static bool never_free(c_type h) noexcept { return is_predefined(h); }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -146,6 +153,7 @@ struct handle_traits<info_kind> {
   static c_type null() noexcept { return MPI_INFO_NULL; }
   static bool is_predefined(c_type h) noexcept { return h == MPI_INFO_ENV; }
   static int free(c_type* h) noexcept { return MPI_Info_free(h); }
+  static bool never_free(c_type h) noexcept { return is_predefined(h); }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -155,6 +163,7 @@ struct handle_traits<win_kind> {
   static c_type null() noexcept { return MPI_WIN_NULL; }
   static bool is_predefined(c_type) noexcept { return false; }
   static int free(c_type* h) noexcept { return MPI_Win_free(h); }
+  static bool never_free(c_type) noexcept { return false; }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -164,6 +173,7 @@ struct handle_traits<file_kind> {
   static c_type null() noexcept { return MPI_FILE_NULL; }
   static bool is_predefined(c_type) noexcept { return false; }
   static int free(c_type* h) noexcept { return MPI_File_close(h); }
+  static bool never_free(c_type) noexcept { return false; }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -178,6 +188,7 @@ struct handle_traits<errhandler_kind> {
     return detail::is_one_of(h, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN);
   }
   static int free(c_type* h) noexcept { return MPI_Errhandler_free(h); }
+  static bool never_free(c_type h) noexcept { return is_predefined(h); }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -187,6 +198,7 @@ struct handle_traits<request_kind> {
   static c_type null() noexcept { return MPI_REQUEST_NULL; }
   static bool is_predefined(c_type) noexcept { return false; }
   static int free(c_type* h) noexcept { return MPI_Request_free(h); }
+  static bool never_free(c_type) noexcept { return false; }
   static constexpr bool lives_in_world_model = true;
 };
 
@@ -205,6 +217,7 @@ struct handle_traits<session_kind> {
   static c_type null() noexcept { return MPI_SESSION_NULL; }
   static bool is_predefined(c_type) noexcept { return false; }
   static int free(c_type* h) noexcept { return MPI_Session_finalize(h); }
+  static bool never_free(c_type) noexcept { return false; }
   // A session outlives MPI_Finalize of the world model: it is finalized on its own.
   static constexpr bool lives_in_world_model = false;
 };
@@ -248,7 +261,8 @@ class unique_handle : public handle<Kind> {
 
   // Frees the handle now, unless it is null, not owned, or died with MPI_Finalize.
   void reset() noexcept {
-    if (owns_ && !this->is_null() && !(traits::lives_in_world_model && detail::mpi_finalized()))
+    if (owns_ && !this->is_null() && !traits::never_free(this->get()) &&
+        !(traits::lives_in_world_model && detail::mpi_finalized()))
       traits::free(this->address());  // a destructor cannot throw; MPI's handler reports
     forget();
   }
@@ -258,7 +272,9 @@ class unique_handle : public handle<Kind> {
     forget();
     return h;
   }
-  bool owns() const noexcept { return owns_ && !this->is_null(); }
+  bool owns() const noexcept {
+    return owns_ && !this->is_null() && !traits::never_free(this->get());
+  }
 
  private:
   void forget() noexcept {

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -84,6 +85,14 @@ const typename handle<Kind>::c_type* c_handles(std::span<const handle<Kind>> han
 template <typename Kind>
 typename handle<Kind>::c_type* c_handles(std::span<handle<Kind>> handles) noexcept {
   return reinterpret_cast<typename handle<Kind>::c_type*>(handles.data());
+}
+
+// A string MPI wrote into `buffer`, `length` characters or up to the first NUL,
+// whichever comes first: Open MPI counts the terminating NUL in resultlen of
+// MPI_Get_library_version, MPICH does not.
+inline std::string written_string(const char* buffer, int length) {
+  const std::size_t limit = length > 0 ? static_cast<std::size_t>(length) : 0;
+  return std::string(buffer, ::strnlen(buffer, limit));
 }
 
 // A caller-provided array of statuses; an empty span means "ignore them".
