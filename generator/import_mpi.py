@@ -96,7 +96,7 @@ CHAPTER_RULES: tuple[tuple[str, str], ...] = (
      r"|^MPI_(Wait|Test)(all|any|some)?$|^MPI_Request_", "pt2pt"),
 )
 
-CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations")
+CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations", "typed")
 FORUM_MARKERS = ("callback", "implements")  # Forum fields of callback entries
 ENTRY_KEY_ORDER = ("callback", "implements", *CURATED_FIELDS, "returns", "params", "large_count")
 PARAM_KEY_ORDER = ("name", "kind", "c_type", "dir", "length", "root_only", "large_only")
@@ -215,11 +215,13 @@ def entry_of(function: MpiFunction) -> dict:
         entry["callback"] = True
     if function.implements:
         entry["implements"] = function.implements
-    for key in CURATED_FIELDS[:-1]:
+    for key in ("introduced", "deprecated", "removed", "note"):
         if getattr(function, key) is not None:
             entry[key] = getattr(function, key)
     if function.implementations:
         entry["implementations"] = {impl.name: _implementation(impl) for impl in function.implementations}
+    if function.typed is not None:
+        entry["typed"] = _typed_entry(function.typed)
     if function.return_kind != "ERROR_CODE" or function.return_type != "int":
         entry["returns"] = {"kind": function.return_kind, "c_type": function.return_type}
     params = []
@@ -244,6 +246,18 @@ def _implementation(impl) -> dict:
         result["params"] = dict(impl.c_types)
     if impl.skip:
         result["skip"] = True
+    return result
+
+
+def _typed_entry(typed) -> dict:
+    result: dict = {}
+    if typed.skip:
+        result["skip"] = True
+    if typed.borrowed:
+        result["borrowed"] = list(typed.borrowed)
+    if typed.callable:
+        result["callable"] = typed.callable
+    result["reason"] = typed.reason
     return result
 
 
@@ -309,6 +323,16 @@ def dump_entry(name: str, entry: dict) -> str:
                     lines.append("      params: {" + ", ".join(f"{_scalar(k)}: {_quoted(v)}" for k, v in fields["params"].items()) + "}")
                 if fields.get("skip"):
                     lines.append("      skip: true")
+        elif key == "typed":
+            fields = []
+            for tkey, tvalue in value.items():
+                if isinstance(tvalue, list):
+                    fields.append(f"{tkey}: [" + ", ".join(_scalar(v) for v in tvalue) + "]")
+                elif tkey == "reason":
+                    fields.append(f"{tkey}: {_quoted(tvalue)}")
+                else:
+                    fields.append(f"{tkey}: {_scalar(tvalue)}")
+            lines.append("  typed: {" + ", ".join(fields) + "}")
         elif key in CURATED_FIELDS:
             lines.append(f"  {key}: {_quoted(value)}")
         elif key == "returns":

@@ -87,6 +87,17 @@ class Implementation:
 
 
 @dataclass(frozen=True)
+class Typed:
+    """Curated decisions for the typed C++ layer that the Forum data cannot make (`typed:`)."""
+
+    reason: str
+    skip: bool = False  # no typed wrapper
+    borrowed: tuple[str, ...] = ()  # out handles returned without ownership
+    callable: str | None = None  # callback typedefs: adapter nampi::mpi::callable::<name>
+    where: Where | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
 class MpiFunction:
     name: str
     introduced: str
@@ -106,6 +117,7 @@ class MpiFunction:
     callback: bool = False  # a callback typedef, not a function
     implements: str | None = None  # a predefined function of this callback typedef
     implementations: tuple[Implementation, ...] = ()  # sorted by name
+    typed: Typed | None = None
 
     @property
     def is_callback(self) -> bool:
@@ -141,6 +153,9 @@ class MpiFunction:
             base=self.name,
             implementations=(),  # overrides describe the base function only
         )
+
+    def param(self, name: str) -> MpiParam | None:
+        return next((p for p in self.all_params if p.name == name), None)
 
 
 def _param(raw: dict, where: Where | None) -> MpiParam:
@@ -201,6 +216,7 @@ def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction
                 raise SpecError(where_of(raw["params"], pname), f"{name}.implementations.{impl}.params.{pname}: {err}") from None
         implementations.append(Implementation(impl, raw["reason"], tuple(raw.get("params", {}).items()), bool(raw.get("skip", False))))
 
+    typed = _typed(name, entry, all_params, where)
     returns = entry.get("returns", {"kind": "ERROR_CODE", "c_type": "int"})
     return MpiFunction(
         name=name,
@@ -220,6 +236,34 @@ def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction
         callback=bool(entry.get("callback", False)),
         implements=entry.get("implements"),
         implementations=tuple(implementations),
+        typed=typed,
+    )
+
+
+def _typed(name: str, entry: dict, params: list[MpiParam], where: Where) -> Typed | None:
+    """The entry's `typed:` override, checked against its parameters."""
+    raw = entry.get("typed")
+    if raw is None:
+        return None
+    at = where_of(entry, "typed") or where
+    is_callback = bool(entry.get("callback"))
+    if "callable" in raw and not is_callback:
+        raise SpecError(at, f"{name}.typed.callable: only a callback typedef (callback: true) can have a callable adapter")
+    if ("skip" in raw or "borrowed" in raw) and is_callback:
+        raise SpecError(at, f"{name}.typed: a callback typedef takes only 'callable'")
+    by_name = {p.name: p for p in params}
+    for index, pname in enumerate(raw.get("borrowed", [])):
+        param = by_name.get(pname)
+        if param is None:
+            raise SpecError(where_of(raw["borrowed"], index), f"{name}.typed.borrowed: unknown parameter '{pname}'")
+        if param.direction != "out" or not param.c_type.startswith("MPI_") or not param.c_type.endswith(" *"):
+            raise SpecError(where_of(raw["borrowed"], index), f"{name}.typed.borrowed: '{pname}' is not an out handle (it is {param.direction} '{param.c_type}')")
+    return Typed(
+        reason=raw["reason"],
+        skip=bool(raw.get("skip", False)),
+        borrowed=tuple(raw.get("borrowed", ())),
+        callable=raw.get("callable"),
+        where=at,
     )
 
 

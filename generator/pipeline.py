@@ -10,6 +10,7 @@ from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import DEVIATIONS_FILE, load_mpi_entries
 from .pmpi import render_pmpi
 from .render import make_environment
+from .typed import render_typed
 
 
 def load_spec(root: Path) -> tuple[Spec, dict, dict]:
@@ -62,5 +63,6 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
         )
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
+    out.update(render_typed(env, mpi_functions, callbacks))
     out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}))
     return out, spec.inputs + sorted((root / "templates").glob("*.j2"))

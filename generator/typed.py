@@ -1,0 +1,569 @@
+"""The typed C++ layer (`nampi::mpi`): one inline wrapper per MPI C function, decided from
+`spec/mpi/` alone.
+
+Each C parameter becomes one of (first rule that applies, by C type, direction and Forum kind):
+  handle (MPI_Comm, ...)        in: strong handle by value; `MPI_X *` out: returned (an owner
+                                `unique_X` for kinds the caller must free, see OWNED_HANDLES,
+                                unless the entry's `typed.borrowed` says otherwise); `MPI_X *`
+                                in/inout: `X&` (MPI_X_free and friends reset it)
+  array sized by an in scalar   in/inout: `std::span`, whose size is that scalar argument (several
+                                spans sharing it must agree); out: returned `std::vector` of that
+                                size (the scalar stays a parameter when no span supplies it)
+  array of unknown length       `std::span`, caller-provided ('*' in the Forum data)
+  out string, MPI_MAX_* length  returned `std::string`, trimmed by the out STRING_LENGTH if any
+  scalar `T *` out              returned (LOGICAL: bool); several outputs: a struct <name>_result
+  scalar `T *` inout            `T&`
+  status                        out: returned; inout: `MPI_Status&`; in: `const MPI_Status&`
+  pointer-sized out (`void *`   returned `void*` (MPI writes a pointer: Alloc_mem, get_attr)
+  of kind C_BUFFER/ATTRIBUTE)
+  LOGICAL in                    bool
+  anything else                 passed through with its C type ("raw": buffers, strings in,
+                                callbacks, tool handles, argv arrays)
+Callbacks whose typedef has `typed.callable` also get an overload taking a capture-free C++
+callable (runtime/include/nampi/mpi/callables.hpp). A function whose entry says `typed.skip`,
+or that has C varargs, gets no wrapper; the reason is recorded in the output.
+
+Large count: the `_c` twin is mapped the same way. It becomes an overload of the same name if
+its C++ parameter types differ from the base's, otherwise a function `<name>_c`. It calls the
+twin where the MPI has it (NAMPI_HAVE_<NAME>_C) and otherwise the base function, narrowing each
+count with a check that throws nampi::mpi::count_error (naming the function and the value).
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+
+from .mpi_spec import MpiFunction, MpiParam, split_c_type
+from .pmpi import IMPLEMENTATION_MACROS
+
+NS = "nampi::mpi"
+
+# C handle type -> strong handle type name in nampi::mpi (runtime/include/nampi/mpi/handles.hpp).
+HANDLES = {
+    "MPI_Comm": "comm",
+    "MPI_Group": "group",
+    "MPI_Datatype": "datatype",
+    "MPI_Op": "op",
+    "MPI_Info": "info",
+    "MPI_Win": "win",
+    "MPI_File": "file",
+    "MPI_Session": "session",
+    "MPI_Request": "request",
+    "MPI_Message": "message",
+    "MPI_Errhandler": "errhandler",
+}
+# New handles of these kinds must be freed by the caller: they are returned as owners. Requests
+# and messages are not: completion (MPI_Wait, MPI_Mrecv) consumes them, and an owner freeing an
+# active request at scope exit would hide a buffer-lifetime bug.
+OWNED_HANDLES = {"comm", "group", "datatype", "op", "info", "win", "file", "session", "errhandler"}
+
+# Element types a std::span / std::vector may carry (arrays of anything else stay raw).
+ARRAY_ELEMENTS = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "MPI_Status", *HANDLES}
+# Kinds of `void *` out parameters through which MPI returns a pointer (the C type hides the `*`).
+POINTER_OUT_KINDS = {"C_BUFFER", "C_BUFFER2", "ATTRIBUTE_VAL", "ATTRIBUTE_VAL_10"}
+LOGICAL_KINDS = {"LOGICAL", "LOGICAL_OPTIONAL"}
+# Scalar C types an out pointer returns by value (MPI_Fint * is a Fortran status array: raw).
+SCALARS = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "double"}
+CPP_KEYWORDS = set(keyword.kwlist) | {"new", "delete", "class", "template", "register", "default", "union", "operator"}
+
+
+def cxx_name(c_name: str) -> str:
+    """MPI_Comm_split -> comm_split; MPI_T_cvar_read -> t_cvar_read."""
+    return c_name.removeprefix("MPI_").lower()
+
+
+def _ident(name: str) -> str:
+    return name + "_" if name in CPP_KEYWORDS else name
+
+
+@dataclass(frozen=True)
+class Field:
+    type: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One C function the wrapper body can call: statements before, the call, after."""
+
+    c_name: str
+    pre: tuple[str, ...]
+    args: tuple[str, ...]
+    post: tuple[str, ...]
+    condition: str | None = None  # '#if' condition choosing this variant (large count)
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    c_name: str  # the C function whose spec entry this is (MPI_Send or MPI_Send_c)
+    name: str  # C++ name in nampi::mpi
+    doc: str
+    source: str  # 'spec/mpi/pt2pt.yaml: MPI_Send'
+    guard: str  # preprocessor condition
+    template: str  # '' or 'template <typename F>'
+    params: tuple[Field, ...]
+    result_type: str
+    result_struct: str | None  # struct name when several outputs
+    fields: tuple[Field, ...]  # outputs, in C order
+    returns: str | None  # return expression, or None for void
+    variants: tuple[Variant, ...]  # one, or (twin, fallback) for large count
+    checks: tuple[str, ...] = ()  # static_asserts (callable overloads)
+    error_code: bool = True  # False: the C function returns a value, not an error code
+    raw: tuple[str, ...] = ()  # parameters passed through with their C type
+    large_count: bool = False
+    adapter: str | None = None  # callable overloads: nampi::mpi::callable::<adapter>
+    defines_struct: bool = True  # False where another overload already defines result_struct
+
+    @property
+    def signature(self) -> str:
+        return ", ".join(f"{p.type} {p.name}" for p in self.params)
+
+    def pointer_type(self, callable_type: str = "F") -> str:
+        """The type of &wrapper (F: the callable's type), for the compile test."""
+        types = ", ".join(callable_type if p.type == "F" else p.type for p in self.params)
+        return f"{self.result_type} (*)({types})"
+
+    @property
+    def body(self) -> tuple[str, ...]:
+        """The statements of the wrapper: checks, then each variant (under #if when there are
+        several), then the return."""
+        lines = list(self.checks)
+        if not self.error_code:
+            return (*lines, f"return {self.returns};")
+        several = len(self.variants) > 1
+        for index, v in enumerate(self.variants):
+            if several:
+                lines.append(f"#if {v.condition}" if index == 0 else ("#else" if v.condition is None else f"#elif {v.condition}"))
+            lines.extend(v.pre)
+            lines.append(f"nampi::detail::call_mpi(\"{v.c_name}\", {v.c_name}{''.join(', ' + a for a in v.args)});")
+            lines.extend(v.post)
+        if several:
+            lines.append("#endif")
+        if self.returns is not None:
+            lines.append(f"return {self.returns};")
+        return tuple(lines)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    name: str
+    reason: str
+    source: str
+
+
+@dataclass
+class _Plan:
+    """Accumulates one function's mapping, parameter by parameter."""
+
+    fn: str  # C function name, for messages
+    params: list[Field] = field(default_factory=list)
+    pre: list[str] = field(default_factory=list)
+    args: list[str] = field(default_factory=list)
+    post: list[str] = field(default_factory=list)
+    outputs: list[tuple[Field, str]] = field(default_factory=list)  # (field, value expression)
+    raw: list[str] = field(default_factory=list)
+    template: str = ""
+    checks: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Callbacks:
+    """Callback typedef name (twins included) -> adapter in nampi::mpi::callable, or None."""
+
+    adapters: dict[str, str | None]
+
+    @classmethod
+    def from_spec(cls, callbacks: dict[str, MpiFunction]) -> Callbacks:
+        adapters: dict[str, str | None] = {}
+        for name, cb in callbacks.items():
+            if not cb.callback:
+                continue
+            adapter = cb.typed.callable if cb.typed else None
+            adapters[name] = adapter
+            if cb.large_count:
+                # The twin's adapter is the base's with `_c` (callables.hpp: user_function_c).
+                adapters[cb.large_count] = adapter + "_c" if adapter else None
+        return cls(adapters)
+
+
+def _elem(base: str) -> str:
+    return base.removeprefix("const ").strip()
+
+
+def _sized_by(function: MpiFunction, params: tuple[MpiParam, ...]) -> dict[str, str]:
+    """Array parameter -> the in scalar parameter that is its length ('count'), where the data says so."""
+    by_name = {p.name: p for p in params}
+    result = {}
+    for p in params:
+        if not isinstance(p.length, str) or p.length == "*" or p.length not in by_name:
+            continue
+        base, stars, array = split_c_type(p.c_type)
+        length = by_name[p.length]
+        lbase, lstars, larray = split_c_type(length.c_type)
+        if array == "[]" and not stars and _elem(base) in ARRAY_ELEMENTS and length.direction == "in" and not lstars and not larray:
+            result[p.name] = p.length
+    return result
+
+
+def _string_length(params: tuple[MpiParam, ...]) -> MpiParam | None:
+    """The single out STRING_LENGTH parameter (resultlen), if there is exactly one."""
+    found = [p for p in params if p.kind == "STRING_LENGTH" and p.direction == "out" and p.c_type == "int *"]
+    return found[0] if len(found) == 1 else None
+
+
+def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: Callbacks,
+                callable_param: str | None, narrow: dict[str, str] | None) -> _Plan:
+    """Map every parameter. `narrow` (fallback of a large-count overload): param -> the base
+    function's C type, to convert to with a check."""
+    plan = _Plan(function.name)
+    fn = function.name
+    sized_by = _sized_by(function, params)
+    suppliers: dict[str, str] = {}  # length param -> the first in/inout array giving it
+    for p in params:
+        if p.name in sized_by and p.direction in ("in", "inout") and sized_by[p.name] not in suppliers:
+            suppliers[sized_by[p.name]] = p.name
+    string_len = _string_length(params)
+    max_strings = [p for p in params if p.kind == "STRING" and p.direction == "out" and p.c_type == "char *"
+                   and isinstance(p.length, str) and p.length.startswith("MPI_MAX_")]
+    consumed_len = string_len.name if string_len is not None and len(max_strings) == 1 else None
+    borrowed = set(function.typed.borrowed) if function.typed else set()
+    impl_nonconst = {pname for impl in function.implementations for pname, t in impl.c_types if not t.startswith("const ")}
+
+    def narrowed(p: MpiParam, expr: str) -> str:
+        if narrow is None or p.name not in narrow:
+            return expr
+        base, stars, array = split_c_type(narrow[p.name])
+        if not stars and not array:
+            return f"{NS}::detail::narrow<{_elem(base)}>(\"{fn}\", \"{p.name}\", {expr})"
+        raise AssertionError("caller checks fallback_possible first")
+
+    # Lengths taken from spans are computed first: out vectors sized by them may come earlier.
+    for length, supplier in suppliers.items():
+        elem = _elem(split_c_type(next(p for p in params if p.name == length).c_type)[0])
+        plan.pre.append(f"const {elem} {_ident(length)} = {NS}::detail::length_of<{elem}>(\"{fn}\", \"{supplier}\", {_ident(supplier)}.size());")
+
+    for p in params:
+        name = _ident(p.name)
+        base, stars, array = split_c_type(p.c_type)
+        elem = _elem(base)
+        is_const = base.startswith("const ")
+        handle = HANDLES.get(elem)
+        differs = narrow is not None and p.name in narrow
+        target = split_c_type(narrow[p.name]) if differs else None
+
+        # ---- lengths taken from spans
+        if p.name in suppliers:
+            plan.args.append(narrowed(p, name))
+            continue
+        if p.name == consumed_len:
+            plan.pre.append(f"int {name} = 0;")
+            plan.args.append(f"&{name}")
+            continue
+        if p.name == callable_param:
+            adapter = callbacks.adapters[elem]
+            plan.template = "template <typename F>"
+            plan.params.append(Field("F", name))
+            plan.checks.append(
+                f"static_assert({NS}::callable::{adapter}::accepts<F>, \"{NS}::{cxx_name(function.base or fn)}: parameter '{p.name}' "
+                f"must be a capture-free callable, see {NS}::callable::{adapter}\");"
+            )
+            plan.checks.append(f"(void){name};  // only its type matters: F is stateless")
+            plan.args.append(f"{NS}::callable::{adapter}::pointer<F>()")
+            continue
+
+        # ---- handles
+        if handle and not array and stars == "":
+            plan.params.append(Field(f"{NS}::{handle}", name))
+            plan.args.append(f"{name}.get()")
+            continue
+        if handle and not array and stars == "*":
+            if p.direction == "out":
+                plan.pre.append(f"{elem} {name} = {NS}::{handle}().get();")
+                plan.args.append(f"&{name}")
+                if handle in OWNED_HANDLES and p.name not in borrowed:
+                    plan.outputs.append((Field(f"{NS}::unique_{handle}", name), f"{NS}::unique_{handle}({NS}::detail::adopt_new, {NS}::{handle}({name}))"))
+                else:
+                    plan.outputs.append((Field(f"{NS}::{handle}", name), f"{NS}::{handle}({name})"))
+            else:
+                plan.params.append(Field(f"{NS}::{handle}&", name))
+                plan.args.append(f"{name}.address()")
+            continue
+
+        # ---- arrays of handles, counts, displacements, statuses
+        if array == "[]" and not stars and elem in ARRAY_ELEMENTS:
+            cxx_elem = f"{NS}::{handle}" if handle else elem
+            if handle:
+                as_c = lambda e: f"{NS}::detail::c_handles({e})"  # noqa: E731
+            elif elem == "MPI_Status":  # an empty span is MPI_STATUSES_IGNORE
+                as_c = lambda e: f"{NS}::detail::statuses({e})"  # noqa: E731
+            else:
+                as_c = lambda e: f"{e}.data()"  # noqa: E731
+            if p.direction == "out" and p.name in sized_by:
+                length = _ident(sized_by[p.name])
+                assert not differs, "fallback_possible() excludes out arrays"
+                plan.pre.append(f"std::vector<{cxx_elem}> {name}(static_cast<std::size_t>({length}));")
+                plan.args.append(as_c(f"std::span({name})"))
+                plan.outputs.append((Field(f"std::vector<{cxx_elem}>", name), f"std::move({name})"))
+                continue
+            span = f"std::span<const {cxx_elem}>" if is_const else f"std::span<{cxx_elem}>"
+            plan.params.append(Field(span, name))
+            if p.name in sized_by and suppliers.get(sized_by[p.name]) != p.name:
+                first = suppliers.get(sized_by[p.name])
+                if first is not None:
+                    plan.pre.append(f"{NS}::detail::check_same_length(\"{fn}\", \"{p.name}\", {name}.size(), \"{first}\", {_ident(first)}.size());")
+            if differs:
+                tbase, _, _ = split_c_type(narrow[p.name])
+                arg = f"{NS}::detail::narrow_each<{_elem(tbase)}>(\"{fn}\", \"{p.name}\", {name}).data()"
+            else:
+                arg = as_c(name)
+            if p.name in impl_nonconst:  # an implementation declares it without const
+                arg = f"const_cast<{elem}*>({arg})"
+            plan.args.append(arg)
+            continue
+
+        # ---- strings MPI writes, of a known maximum length
+        if p in max_strings and len(max_strings) == 1:
+            plan.pre.append(f"char {name}[{p.length}] = {{}};")
+            plan.args.append(name)
+            length = _ident(consumed_len) if consumed_len else f"{p.length}"
+            value = f"{NS}::detail::written_string({name}, {length})"
+            plan.outputs.append((Field("std::string", name), value))
+            continue
+
+        # ---- statuses
+        if elem == "MPI_Status" and stars == "*" and not array:
+            if p.direction == "out":
+                plan.pre.append(f"MPI_Status {name}{{}};")
+                plan.args.append(f"&{name}")
+                plan.outputs.append((Field("MPI_Status", name), name))
+            else:
+                plan.params.append(Field("const MPI_Status&" if is_const else "MPI_Status&", name))
+                plan.args.append(f"&{name}" if is_const else f"&{name}")
+            continue
+
+        # ---- pointers MPI writes through a `void *`
+        if p.c_type == "void *" and p.direction == "out" and p.kind in POINTER_OUT_KINDS:
+            plan.pre.append(f"void* {name} = nullptr;")
+            plan.args.append(f"&{name}")
+            plan.outputs.append((Field("void*", name), name))
+            continue
+
+        # ---- scalars
+        scalar = elem in SCALARS or elem.startswith("MPI_T_")  # MPI_T_*: tool handles and enums
+        if scalar and not array and stars == "*" and not is_const and p.direction in ("out", "inout"):
+            logical = p.kind in LOGICAL_KINDS and elem == "int"
+            if p.direction == "out":
+                plan.pre.append(f"{elem} {name}{{}};")
+                if differs:
+                    tbase = _elem(target[0])
+                    plan.pre.append(f"{tbase} {name}_narrow{{}};")
+                    plan.args.append(f"&{name}_narrow")
+                    plan.post.append(f"{name} = {name}_narrow;")
+                else:
+                    plan.args.append(f"&{name}")
+                plan.outputs.append((Field("bool" if logical else elem, name), f"{name} != 0" if logical else name))
+            else:
+                plan.params.append(Field(f"{elem}&", name))
+                if differs:
+                    tbase = _elem(target[0])
+                    plan.pre.append(f"{tbase} {name}_narrow = {NS}::detail::narrow<{tbase}>(\"{fn}\", \"{p.name}\", {name});")
+                    plan.args.append(f"&{name}_narrow")
+                    plan.post.append(f"{name} = {name}_narrow;")
+                else:
+                    plan.args.append(f"&{name}")
+            continue
+        if not array and not stars and p.kind == "LOGICAL" and elem == "int" and p.direction == "in":
+            plan.params.append(Field("bool", name))
+            plan.args.append(f"{name} ? 1 : 0")
+            continue
+        if not array and not stars and p.direction == "in" and p.c_type != "...":
+            plan.params.append(Field(elem, name))  # `const int` by value is just int
+            plan.args.append(narrowed(p, name))
+            continue
+
+        # ---- everything else: the C type, unchanged
+        assert not differs, f"{fn}.{p.name}: fallback_possible() admits only counts"
+        plan.params.append(Field(_raw_type(p.c_type), name))
+        arg = name
+        if p.name in impl_nonconst and is_const:
+            arg = f"const_cast<{elem}{stars or '*'}>({name})"
+        plan.args.append(arg)
+        plan.raw.append(p.name)
+    return plan
+
+
+def _raw_type(c_type: str) -> str:
+    """A C parameter type as a C++ parameter type: 'const int []' -> 'const int*'; 'int [][3]' -> 'int (*)[3]'."""
+    base, stars, array = split_c_type(c_type)
+    if not array:
+        return f"{base}{stars}" if stars else base
+    dims = array[2:]  # after the first []
+    if dims:  # 'int [][3]': a pointer to arrays, spelled so that a name can follow
+        return f"std::type_identity_t<{base}{stars} (*){dims}>"
+    return f"{base}{stars}*"
+
+
+def fallback_possible(function: MpiFunction) -> bool:
+    """Can the large-count overload call the base function when the MPI lacks the twin?"""
+    if any(p.large_only for p in function.all_params):
+        return False  # the twin has parameters the base function lacks
+    base = {p.name: p for p in function.params}
+    for pname, c_type in function.large_count_types:
+        p = base[pname]
+        pbase, stars, array = split_c_type(p.c_type)
+        tbase, tstars, tarray = split_c_type(c_type)
+        if _elem(pbase) not in ("int", "MPI_Aint", "MPI_Count") or _elem(tbase) not in ("int", "MPI_Aint", "MPI_Count"):
+            return False  # a callback type: the twin's cannot be turned into the base's
+        if array and p.direction != "in":
+            return False
+    return True
+
+
+def _outputs(plan: _Plan, struct: str) -> tuple[str, str | None, tuple[Field, ...], str | None]:
+    """(result type, struct name or None, fields, return expression)."""
+    fields = tuple(f for f, _ in plan.outputs)
+    if not plan.outputs:
+        return "void", None, fields, None
+    if len(plan.outputs) == 1:
+        f, value = plan.outputs[0]
+        # `return std::move(local);` would prevent copy elision (-Wpessimizing-move).
+        return f.type, None, fields, value.removeprefix("std::move(").removesuffix(")") if value.startswith("std::move(") else value
+    values = ", ".join(v for _, v in plan.outputs)
+    return f"{NS}::{struct}", struct, fields, f"{NS}::{struct}{{{values}}}"
+
+
+def _guard(function: MpiFunction, symbol: str) -> str:
+    have = f"defined(NAMPI_HAVE_{symbol.upper()})"
+    skipped = [f"!defined({IMPLEMENTATION_MACROS[i.name]})" for i in function.implementations if i.skip]
+    return " && ".join([have, *skipped])
+
+
+def skip_reason(function: MpiFunction) -> str | None:
+    if function.typed is not None and function.typed.skip:
+        return f"typed.skip: {function.typed.reason}"
+    if any(p.is_varargs for p in function.params):
+        return "C varargs cannot be forwarded"
+    return None
+
+
+def _doc(function: MpiFunction, fields: tuple[Field, ...], c_name: str, large: bool) -> str:
+    what = f"Calls {c_name}" + (" (64-bit counts; checked narrowing where the MPI lacks it)" if large else "")
+    if fields:
+        what += "; returns " + ", ".join(f.name for f in fields)
+    return what + "."
+
+
+def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | None) -> list[Wrapper]:
+    """The wrapper of `function`, and its large-count overload if it has a twin."""
+    source = f"{function.source}: {function.name}"
+    name = cxx_name(function.name)
+    plan = _map_params(function, function.params, callbacks, callable_param, None)
+    # The Forum gives MPI_Status_f2c & co. the return kind ERROR_CLASS; they return MPI_SUCCESS
+    # or an error like every other function, so they are checked the same way.
+    error_code = function.return_kind in ("ERROR_CODE", "ERROR_CLASS") and function.return_type == "int"
+    result_type, struct, fields, returns = _outputs(plan, f"{name}_result")
+    if not error_code:
+        # The C function returns its value (MPI_Wtime, handle conversions): no error code to check.
+        rhandle = HANDLES.get(function.return_type)
+        result_type = f"{NS}::{rhandle}" if rhandle else function.return_type
+        returns = f"{result_type}({function.name}({', '.join(plan.args)}))" if rhandle else f"{function.name}({', '.join(plan.args)})"
+    suffix = " (callable)" if callable_param else ""
+    base = Wrapper(
+        c_name=function.name,
+        name=name,
+        doc=_doc(function, fields, function.name, False) + suffix,
+        source=source,
+        guard=_guard(function, function.name),
+        template=plan.template,
+        params=tuple(plan.params),
+        result_type=result_type,
+        result_struct=struct,
+        fields=fields,
+        returns=returns,
+        variants=(Variant(function.name, tuple(plan.pre), tuple(plan.args), tuple(plan.post)),),
+        checks=tuple(plan.checks),
+        error_code=error_code,
+        raw=tuple(plan.raw),
+        adapter=callbacks.adapters.get(split_c_type(function.param(callable_param).c_type)[0]) if callable_param else None,
+        defines_struct=callable_param is None,
+    )
+    twin = function.twin()
+    if twin is None:
+        return [base]
+    tplan = _map_params(twin, twin.params, callbacks, callable_param, None)
+    same = [p.type for p in tplan.params] == [p.type for p in plan.params]
+    tname = f"{name}_c" if same else name
+    tresult, tstruct, tfields, treturns = _outputs(tplan, f"{name}_c_result")
+    variants = [Variant(twin.name, tuple(tplan.pre), tuple(tplan.args), tuple(tplan.post), f"defined(NAMPI_HAVE_{twin.name.upper()})")]
+    guard = _guard(function, twin.name)
+    if fallback_possible(function) and callable_param is None:
+        narrow = {pname: function.param(pname).c_type for pname, _ in function.large_count_types}
+        fplan = _map_params(twin, twin.params, callbacks, None, narrow)
+        variants.append(Variant(function.name, tuple(fplan.pre), tuple(fplan.args), tuple(fplan.post), None))
+        guard = f"({guard}) || ({_guard(function, function.name)})"
+    large = Wrapper(
+        c_name=twin.name,
+        name=tname,
+        doc=_doc(twin, tfields, twin.name, True) + suffix,
+        source=f"{function.source}: {function.name} large_count",
+        guard=guard,
+        template=tplan.template,
+        params=tuple(tplan.params),
+        result_type=tresult,
+        result_struct=tstruct,
+        fields=tfields,
+        returns=treturns,
+        variants=tuple(variants),
+        checks=tuple(tplan.checks),
+        raw=tuple(tplan.raw),
+        large_count=True,
+        adapter=callbacks.adapters.get(split_c_type(twin.param(callable_param).c_type)[0]) if callable_param else None,
+        defines_struct=callable_param is None,
+    )
+    return [base, large]
+
+
+def _callable_params(function: MpiFunction, callbacks: Callbacks) -> list[str]:
+    """Parameters of `function` whose callback typedef has a C++ callable adapter."""
+    result = []
+    for p in function.params:
+        base, stars, array = split_c_type(p.c_type) if not p.is_varargs else ("", "", "")
+        if stars == "*" and not array and callbacks.adapters.get(base) is not None:
+            result.append(p.name)
+    return result
+
+
+def typed_plan(functions: dict[str, MpiFunction], callbacks: dict[str, MpiFunction]) -> tuple[dict[str, list[Wrapper]], list[Skipped]]:
+    """({chapter: wrappers in name order}, skipped functions)."""
+    adapters = Callbacks.from_spec(callbacks)
+    chapters: dict[str, list[Wrapper]] = {}
+    skipped: list[Skipped] = []
+    for function in sorted(functions.values(), key=lambda f: f.name):
+        reason = skip_reason(function)
+        if reason is not None:
+            skipped.append(Skipped(function.name, reason, f"{function.source}: {function.name}"))
+            continue
+        wrappers = _wrapper(function, adapters, None)
+        for pname in _callable_params(function, adapters):
+            wrappers += _wrapper(function, adapters, pname)
+        chapters.setdefault(function.chapter, []).extend(wrappers)
+    return dict(sorted(chapters.items())), skipped
+
+
+TYPED_SOURCES = "spec/mpi/*.yaml, spec/mpi/callbacks.yaml"
+
+
+def render_typed(env, functions: dict[str, MpiFunction], callbacks: dict[str, MpiFunction]) -> dict[str, str]:
+    """{path relative to generated/: text}: one header per chapter, the umbrella, the compile test."""
+    chapters, skipped = typed_plan(functions, callbacks)
+    out = {}
+    for chapter, wrappers in chapters.items():
+        out[f"include/nampi/mpi/{chapter}.hpp"] = env.get_template("typed.hpp.j2").render(
+            sources=TYPED_SOURCES, chapter=chapter, wrappers=wrappers,
+            skipped=[s for s in skipped if s.source.startswith(f"spec/mpi/{chapter}.yaml")],
+        )
+    out["include/nampi/mpi.hpp"] = env.get_template("typed_all.hpp.j2").render(sources=TYPED_SOURCES, chapters=list(chapters))
+    everything = [w for wrappers in chapters.values() for w in wrappers]
+    out["tests/test_typed_signatures.cpp"] = env.get_template("typed_test.cpp.j2").render(sources=TYPED_SOURCES, wrappers=everything)
+    return out

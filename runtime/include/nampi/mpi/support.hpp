@@ -1,0 +1,104 @@
+// Helpers that the generated typed layer (generated/include/nampi/mpi/*.hpp)
+// calls: lengths taken from spans, checked count narrowing for the large-count
+// fallback, and spans of strong handles seen as arrays of C handles.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nampi/error.hpp"
+#include "nampi/mpi/handles.hpp"
+
+namespace nampi::mpi {
+
+// A count given to a large-count (MPI_Count) overload does not fit the type of
+// the function without `_c` that this MPI offers instead (e.g. Open MPI 5 has
+// no MPI_Send_c, so MPI_Send's `int count` must hold it).
+class count_error : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
+
+namespace detail {
+
+// Large-count fallback: `value`, given to the overload of `function` (MPI_Send_c)
+// that this MPI lacks, converted to To for the function without `_c`; or
+// count_error naming both and the value.
+template <typename To, typename From>
+To narrow(const char* function, const char* parameter, From value) {
+  static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
+  if (!std::in_range<To>(value)) [[unlikely]]
+    throw count_error(std::string("nampi::mpi: ") + function + " is not available in this MPI, and " +
+                      parameter + " = " + std::to_string(value) + " does not fit the " +
+                      std::to_string(8 * sizeof(To)) + "-bit " + parameter +
+                      " of the function without _c");
+  return static_cast<To>(value);
+}
+
+// Every element of `values` converted to To (for arrays of counts or displacements).
+template <typename To, typename From>
+std::vector<To> narrow_each(const char* function, const char* parameter,
+                            std::span<const From> values) {
+  std::vector<To> out;
+  out.reserve(values.size());
+  for (const From v : values) out.push_back(narrow<To>(function, parameter, v));
+  return out;
+}
+
+// The length argument of a C function taken from a span's size.
+template <typename To>
+To length_of(const char* function, const char* parameter, std::size_t size) {
+  if (!std::in_range<To>(size)) [[unlikely]]
+    throw count_error(std::string("nampi::mpi: ") + function + ": " + parameter + " has " +
+                      std::to_string(size) + " elements, more than its " +
+                      std::to_string(8 * sizeof(To)) + "-bit length argument can hold");
+  return static_cast<To>(size);
+}
+
+// Several arrays share one length argument: all spans must have the same size.
+inline void check_same_length([[maybe_unused]] const char* function,
+                              [[maybe_unused]] const char* parameter,
+                              [[maybe_unused]] std::size_t size,
+                              [[maybe_unused]] const char* first,
+                              [[maybe_unused]] std::size_t first_size) {
+  NAMPI_ASSERT(size == first_size, std::string(function) + ": " + parameter + " has " +
+                                       std::to_string(size) + " elements, " + first + " has " +
+                                       std::to_string(first_size));
+}
+
+// A span of strong handles as the array of C handles MPI reads or writes.
+// handle<K> is standard-layout with the C handle as its only member (see
+// handles.hpp), so the two arrays have the same layout.
+template <typename Kind>
+const typename handle<Kind>::c_type* c_handles(std::span<const handle<Kind>> handles) noexcept {
+  return reinterpret_cast<const typename handle<Kind>::c_type*>(handles.data());
+}
+template <typename Kind>
+typename handle<Kind>::c_type* c_handles(std::span<handle<Kind>> handles) noexcept {
+  return reinterpret_cast<typename handle<Kind>::c_type*>(handles.data());
+}
+
+// A string MPI wrote into `buffer`, `length` characters or up to the first NUL,
+// whichever comes first: Open MPI counts the terminating NUL in resultlen of
+// MPI_Get_library_version, MPICH does not.
+inline std::string written_string(const char* buffer, int length) {
+  const std::size_t limit = length > 0 ? static_cast<std::size_t>(length) : 0;
+  return std::string(buffer, ::strnlen(buffer, limit));
+}
+
+// A caller-provided array of statuses; an empty span means "ignore them".
+inline MPI_Status* statuses(std::span<MPI_Status> out) noexcept {
+  return out.empty() ? MPI_STATUSES_IGNORE : out.data();
+}
+
+}  // namespace detail
+}  // namespace nampi::mpi

@@ -1,0 +1,201 @@
+"""Tests of the typed layer's model (generator/typed.py): the C++ signature decided for
+representative functions, large-count overloads, callables, and `typed:` override errors."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from generator.errors import SpecError  # noqa: E402
+from generator.mpi_spec import load_mpi_callbacks, load_mpi_spec  # noqa: E402
+from generator.typed import typed_plan  # noqa: E402
+
+SPEC = ROOT / "spec"
+
+
+@pytest.fixture(scope="module")
+def plan():
+    functions = load_mpi_spec(SPEC, ROOT)
+    chapters, skipped = typed_plan(functions, load_mpi_callbacks(SPEC, ROOT))
+    wrappers = [w for ws in chapters.values() for w in ws]
+    return functions, wrappers, skipped
+
+
+def wrappers_of(plan, c_name):
+    return [w for w in plan[1] if w.source.split(": ")[1].split()[0] == c_name]
+
+
+def one(plan, c_name, large=False, template=False):
+    found = [w for w in wrappers_of(plan, c_name) if w.large_count == large and bool(w.template) == template]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_every_function_has_a_wrapper_or_a_reason(plan):
+    functions, wrappers, skipped = plan
+    wrapped = {w.source.split(": ")[1].split()[0] for w in wrappers}
+    assert wrapped.isdisjoint(s.name for s in skipped)
+    assert wrapped | {s.name for s in skipped} == set(functions)
+    assert [(s.name, s.reason) for s in skipped] == [("MPI_Pcontrol", "C varargs cannot be forwarded")]
+    # One large-count overload per _c twin.
+    twins = [f for f in functions.values() if f.large_count]
+    assert len([w for w in wrappers if w.large_count and not w.template]) == len(twins)
+
+
+def test_handles_in_and_owner_out(plan):
+    w = one(plan, "MPI_Comm_split")
+    assert (w.name, w.result_type, w.signature) == (
+        "comm_split", "nampi::mpi::unique_comm", "nampi::mpi::comm comm, int color, int key")
+    assert "nampi::detail::call_mpi(\"MPI_Comm_split\", MPI_Comm_split, comm.get(), color, key, &newcomm);" in w.body
+    assert w.guard == "defined(NAMPI_HAVE_MPI_COMM_SPLIT)"
+    # Inout handles are references (MPI_Comm_free resets them).
+    assert one(plan, "MPI_Comm_free").signature == "nampi::mpi::comm& comm"
+    # Requests are returned without an owner.
+    assert one(plan, "MPI_Isend").result_type == "nampi::mpi::request"
+
+
+def test_borrowed_override_returns_a_plain_handle(plan):
+    assert one(plan, "MPI_Comm_get_parent").result_type == "nampi::mpi::comm"
+    w = one(plan, "MPI_File_get_view")
+    assert [(f.type, f.name) for f in w.fields] == [
+        ("MPI_Offset", "disp"), ("nampi::mpi::datatype", "etype"), ("nampi::mpi::datatype", "filetype")]
+    assert w.signature.endswith("char* datarep")  # a string of unknown length stays raw
+    assert w.raw == ("datarep",)
+
+
+def test_span_gives_the_length_and_out_arrays_are_vectors(plan):
+    w = one(plan, "MPI_Group_translate_ranks")
+    assert w.signature == "nampi::mpi::group group1, std::span<const int> ranks1, nampi::mpi::group group2"
+    assert w.result_type == "std::vector<int>"
+    assert w.body[0] == 'const int n = nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());'
+    w = one(plan, "MPI_Type_create_struct")
+    assert any(line.startswith("nampi::mpi::detail::check_same_length(\"MPI_Type_create_struct\", \"array_of_types\"") for line in w.body)
+    # No span supplies maxdims: it stays a parameter and sizes the returned vectors.
+    w = one(plan, "MPI_Cart_get")
+    assert w.signature == "nampi::mpi::comm comm, int maxdims"
+    assert [f.name for f in w.fields] == ["dims", "periods", "coords"]
+    assert w.result_type == "nampi::mpi::cart_get_result"
+    # Unknown length ('*'): caller-provided spans; statuses may be ignored with an empty span.
+    w = one(plan, "MPI_Waitall")
+    assert w.signature == "std::span<nampi::mpi::request> array_of_requests, std::span<MPI_Status> array_of_statuses"
+    assert "nampi::mpi::detail::statuses(array_of_statuses)" in w.body[-1]
+
+
+def test_strings_and_scalars(plan):
+    w = one(plan, "MPI_Error_string")
+    assert (w.signature, w.result_type) == ("int errorcode", "std::string")
+    assert "int resultlen = 0;" in w.body  # consumed: not a parameter, not an output
+    assert w.returns == "nampi::mpi::detail::written_string(string, resultlen)"
+    w = one(plan, "MPI_Get_version")
+    assert [(f.type, f.name) for f in w.fields] == [("int", "version"), ("int", "subversion")]
+    w = one(plan, "MPI_Initialized")
+    assert (w.result_type, w.returns) == ("bool", "flag != 0")
+    w = one(plan, "MPI_Info_get_string")
+    assert w.signature == "nampi::mpi::info info, const char* key, int& buflen, char* value"
+    w = one(plan, "MPI_Wtime")
+    assert (w.error_code, w.body) == (False, ("return MPI_Wtime();",))
+    assert one(plan, "MPI_Comm_f2c").returns == "nampi::mpi::comm(MPI_Comm_f2c(comm))"
+    # A 2-D array stays a C array parameter, spelled so that it is valid C++.
+    assert "std::type_identity_t<int (*)[3]> ranges" in one(plan, "MPI_Group_range_incl").signature
+
+
+def test_large_count_overload_and_fallback(plan):
+    w = one(plan, "MPI_Send", large=True)
+    assert w.name == "send"
+    assert "MPI_Count count" in w.signature
+    assert w.guard == "(defined(NAMPI_HAVE_MPI_SEND_C)) || (defined(NAMPI_HAVE_MPI_SEND))"
+    assert w.body == (
+        "#if defined(NAMPI_HAVE_MPI_SEND_C)",
+        'nampi::detail::call_mpi("MPI_Send_c", MPI_Send_c, buf, count, datatype.get(), dest, tag, comm.get());',
+        "#else",
+        'nampi::detail::call_mpi("MPI_Send", MPI_Send, buf, nampi::mpi::detail::narrow<int>("MPI_Send_c", "count", count), datatype.get(), dest, tag, comm.get());',
+        "#endif",
+    )
+    # Only the output differs: same parameters, so a name of its own.
+    w = one(plan, "MPI_Get_count", large=True)
+    assert (w.name, w.result_type) == ("get_count_c", "MPI_Count")
+    assert "count = count_narrow;" in w.body
+    # The twin has parameters the base lacks: no fallback.
+    w = one(plan, "MPI_Type_get_contents", large=True)
+    assert w.guard == "defined(NAMPI_HAVE_MPI_TYPE_GET_CONTENTS_C)" and len(w.variants) == 1
+    # Arrays of counts are narrowed element by element.
+    w = one(plan, "MPI_Allgatherv", large=True)
+    assert 'nampi::mpi::detail::narrow_each<int>("MPI_Allgatherv_c", "displs", displs).data()' in w.body[3]
+
+
+def test_callable_overloads(plan):
+    w = one(plan, "MPI_Op_create", template=True)
+    assert (w.template, w.signature, w.adapter) == ("template <typename F>", "F user_fn, bool commute", "user_function")
+    assert w.checks[0].startswith("static_assert(nampi::mpi::callable::user_function::accepts<F>, "
+                                  "\"nampi::mpi::op_create: parameter 'user_fn' must be a capture-free callable")
+    assert "nampi::mpi::callable::user_function::pointer<F>()" in w.body[-2]
+    assert not w.defines_struct
+    w = one(plan, "MPI_Op_create", large=True, template=True)
+    assert (w.name, w.adapter) == ("op_create_c", "user_function_c")
+    assert one(plan, "MPI_Comm_create_errhandler", template=True).adapter == "comm_errhandler_function"
+    # Raw function pointers stay available.
+    assert one(plan, "MPI_Op_create").signature == "MPI_User_function* user_fn, bool commute"
+
+
+# --- `typed:` overrides -----------------------------------------------------------------------
+
+FILE = """\
+MPI_Comm_dup:
+  introduced: "1.0"
+  params:
+    - {name: comm, kind: COMMUNICATOR, c_type: "MPI_Comm", dir: in}
+    - {name: newcomm, kind: COMMUNICATOR, c_type: "MPI_Comm *", dir: out}
+"""
+
+
+@pytest.fixture
+def tmp_spec(tmp_path: Path) -> Path:
+    (tmp_path / "spec" / "schema").mkdir(parents=True)
+    (tmp_path / "spec" / "mpi").mkdir()
+    shutil.copy(SPEC / "schema" / "mpi.schema.json", tmp_path / "spec" / "schema")
+    return tmp_path / "spec"
+
+
+def load(spec_dir: Path, text: str):
+    (spec_dir / "mpi" / "a.yaml").write_text(text, encoding="utf-8")
+    return load_mpi_spec(spec_dir, spec_dir.parent)
+
+
+def load_error(spec_dir: Path, text: str) -> str:
+    with pytest.raises(SpecError) as info:
+        load(spec_dir, text)
+    return str(info.value)
+
+
+def with_typed(line: str) -> str:
+    return FILE.replace('  introduced: "1.0"\n', '  introduced: "1.0"\n' + line + "\n")
+
+
+def test_override_errors_have_file_and_line(tmp_spec):
+    assert load_error(tmp_spec, with_typed('  typed: {borrowed: [newcom], reason: "r"}')) == (
+        "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.borrowed: unknown parameter 'newcom'")
+    assert load_error(tmp_spec, with_typed('  typed: {borrowed: [comm], reason: "r"}')) == (
+        "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.borrowed: 'comm' is not an out handle (it is in 'MPI_Comm')")
+    assert load_error(tmp_spec, with_typed('  typed: {callable: user_function, reason: "r"}')) == (
+        "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.callable: only a callback typedef (callback: true) can have a callable adapter")
+    message = load_error(tmp_spec, with_typed("  typed: {skip: true}"))
+    assert message.startswith("spec/mpi/a.yaml:3: ") and "reason" in message
+    message = load_error(tmp_spec, with_typed('  typed: {skip: true, borrowed: [newcomm], reason: "r"}'))
+    assert message.startswith("spec/mpi/a.yaml:3: ")
+
+
+def test_skip_and_borrowed_overrides_take_effect(tmp_spec):
+    functions = load(tmp_spec, with_typed('  typed: {borrowed: [newcomm], reason: "r"}'))
+    chapters, skipped = typed_plan(functions, {})
+    assert chapters["a"][0].result_type == "nampi::mpi::comm"
+    functions = load(tmp_spec, with_typed('  typed: {skip: true, reason: "not useful in C++"}'))
+    chapters, skipped = typed_plan(functions, {})
+    assert chapters == {}
+    assert [(s.name, s.reason) for s in skipped] == [("MPI_Comm_dup", "typed.skip: not useful in C++")]
