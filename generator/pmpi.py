@@ -4,12 +4,17 @@ Outputs (paths relative to generated/):
   pmpi/nampi_pmpi_counter.h         C API of the counter, plus nampi_pmpi::snapshot() for C++
   pmpi/nampi_pmpi_counter.c         `int MPI_X(...) { ++count; return PMPI_X(...); }` for every
                                     wrappable function and `_c` twin, each guarded by NAMPI_HAVE_*
-  cmake/nampi_mpi_functions.cmake   every C function name (twins included) for the configure probe
+  cmake/nampi_mpi_functions.cmake   every C function name (twins included) for the configure probe,
+                                    and the implementation prototypes the configure step tests
 
 Where an implementation's mpi.h declares a function unlike the standard, the spec says so
-(`implementations:` of the entry): the wrapper then gets that implementation's prototype under
-its identifying macro, or no wrapper there (`skip`). All decisions are made here; the templates
-only loop and fill in.
+(`implementations:` of the entry). A `params` override is a prototype that mpi.h may declare:
+versions of one implementation can differ (MPICH 4.0 declares MPI_Pready_list without const,
+MPICH 5.0 with), so the implementation's macro cannot decide. The configure step compiles the
+prototype against the linked mpi.h and defines NAMPI_DECLARES_<FUNCTION>_AS_<IMPLEMENTATION>
+where it matches; the wrapper takes the first matching prototype, else the standard's. A
+`skip` leaves the function unwrapped wherever the implementation's macro is defined. All
+decisions are made here; the templates only loop and fill in.
 """
 
 from __future__ import annotations
@@ -22,15 +27,25 @@ from .mpi_spec import MpiFunction, all_c_functions, c_declaration
 
 MPI_SOURCES = "spec/mpi/*.yaml"  # named in the banner of every output
 
-# The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`).
+# The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`);
+# decides `skip` only: prototypes are tested at configure time.
 IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI"}
+
+
+@dataclass(frozen=True)
+class Prototype:
+    """An implementation's own declaration of a function, tested at configure time."""
+
+    macro: str  # defined in nampi/config.h if mpi.h declares it: NAMPI_DECLARES_MPI_X_AS_OPENMPI
+    function: str  # tested only if the MPI has the function at all
+    declaration: str  # 'int MPI_X(int length, int array_of_partitions[], MPI_Request request)'
 
 
 @dataclass(frozen=True)
 class Variant:
     """An implementation's own prototype of a wrapped function."""
 
-    condition: str  # 'defined(OPEN_MPI)'
+    condition: str  # 'defined(NAMPI_DECLARES_MPI_X_AS_OPENMPI)'
     parameters: str
     reason: str
 
@@ -78,13 +93,29 @@ def _parameters(function: MpiFunction, c_types: dict[str, str]) -> str:
     return ", ".join(c_declaration(c_types.get(p.name, p.c_type), p.name) for p in params)
 
 
+def _prototype_macro(function: MpiFunction, implementation: str) -> str:
+    return f"NAMPI_DECLARES_{function.name.upper()}_AS_{implementation.upper()}"
+
+
+def _prototypes(function: MpiFunction) -> list[Prototype]:
+    return [
+        Prototype(
+            _prototype_macro(function, i.name),
+            function.name,
+            f"{function.return_type} {function.name}({_parameters(function, dict(i.c_types))})",
+        )
+        for i in function.implementations
+        if i.c_types
+    ]
+
+
 def _wrapper(index: int, function: MpiFunction) -> Wrapper:
     source = f"{function.source}: {function.base} large_count" if function.base else f"{function.source}: {function.name}"
     have = f"NAMPI_HAVE_{function.name.upper()}"
     skipped = [f"!defined({IMPLEMENTATION_MACROS[i.name]})" for i in function.implementations if i.skip]
     guard = f"#if defined({have}) && {' && '.join(skipped)}" if skipped else f"#ifdef {have}"
     variants = tuple(
-        Variant(f"defined({IMPLEMENTATION_MACROS[i.name]})", _parameters(function, dict(i.c_types)), i.reason)
+        Variant(f"defined({_prototype_macro(function, i.name)})", _parameters(function, dict(i.c_types)), i.reason)
         for i in function.implementations
         if i.c_types
     )
@@ -109,13 +140,20 @@ def pmpi_plan(functions: dict[str, MpiFunction]) -> tuple[list[Wrapper], list[Sk
     return wrappers, skipped, [f.name for f in symbols]
 
 
+def prototype_plan(functions: dict[str, MpiFunction]) -> list[Prototype]:
+    """The implementation prototypes of wrapped functions, for the configure step; sorted by macro."""
+    wrapped = [f for f in all_c_functions(functions) if skip_reason(f) is None]
+    return sorted((p for f in wrapped for p in _prototypes(f)), key=lambda p: p.macro)
+
+
 def render_pmpi(env: jinja2.Environment, functions: dict[str, MpiFunction]) -> dict[str, str]:
     """{path relative to generated/: text} for the PMPI counter and the CMake function list."""
     wrappers, skipped, names = pmpi_plan(functions)
+    prototypes = prototype_plan(functions)
     outputs = {
         "pmpi/nampi_pmpi_counter.h": ("pmpi_counter.h.j2", {"wrappers": wrappers}),
         "pmpi/nampi_pmpi_counter.c": ("pmpi_counter.c.j2", {"wrappers": wrappers, "skipped": skipped}),
-        "cmake/nampi_mpi_functions.cmake": ("mpi_functions.cmake.j2", {"names": names}),
+        "cmake/nampi_mpi_functions.cmake": ("mpi_functions.cmake.j2", {"names": names, "prototypes": prototypes}),
     }
     result = {}
     for path, (template, context) in outputs.items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -478,9 +479,13 @@ def test_pmpi_wrappers(spec, rendered):
            "MPI_Datatype recvtype, MPI_Comm comm) {" in source
     assert "/* spec/mpi/collectives.yaml: MPI_Allgatherv large_count */" in source
     assert "int MPI_Finalize(void) {" in source and "return PMPI_Finalize();" in source
-    assert (  # an implementation override from spec/mpi/partitioned.yaml
+    assert (  # implementation overrides from spec/mpi/partitioned.yaml, chosen by configure-time probes
         "#ifdef NAMPI_HAVE_MPI_PREADY_LIST\n"
-        "#if defined(OPEN_MPI) /* Open MPI 5.0's mpi.h declares the partition list without const */\n"
+        "#if defined(NAMPI_DECLARES_MPI_PREADY_LIST_AS_MPICH)\n"
+        "/* MPICH 4.0's mpi.h declares the partition list without const (MPICH 5.0's with) */\n"
+        "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) {\n"
+        "#elif defined(NAMPI_DECLARES_MPI_PREADY_LIST_AS_OPENMPI)\n"
+        "/* Open MPI 5.0's mpi.h declares the partition list without const */\n"
         "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request) {\n"
         "#else\n"
         "int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request) {\n"
@@ -493,6 +498,18 @@ def test_pmpi_wrappers(spec, rendered):
     cmake = rendered["cmake/nampi_mpi_functions.cmake"]
     listed = cmake.split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
     assert listed == names and "MPI_Allgatherv_c" in listed and "MPI_Barrier_c" not in listed
+    assert prototypes_of(cmake) == [
+        ("NAMPI_DECLARES_MPI_PREADY_LIST_AS_MPICH", "MPI_Pready_list",
+         "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)"),
+        ("NAMPI_DECLARES_MPI_PREADY_LIST_AS_OPENMPI", "MPI_Pready_list",
+         "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)"),
+    ]
+
+
+def prototypes_of(cmake: str) -> list[tuple[str, ...]]:
+    """NAMPI_MPI_PROTOTYPES of generated/cmake/nampi_mpi_functions.cmake as (macro, function, declaration)."""
+    block = cmake.split("set(NAMPI_MPI_PROTOTYPES\n")[1].split("\n)")[0]
+    return [tuple(line.strip().strip('"').split("|")) for line in block.splitlines()]
 
 
 def test_pmpi_skips_non_error_code_and_varargs(tmp_spec, forum):
@@ -519,13 +536,34 @@ def test_pmpi_skip_for_one_implementation(tmp_spec, forum):
     assert import_functions(tmp_spec, [("MPI_Barrier", None)], forum=forum) == {}  # the override survives re-import
 
 
-MPIS = {"mpich": ROOT / ".venv", "openmpi": ROOT / ".venv-openmpi"}
+@dataclass(frozen=True)
+class Mpi:
+    mpicc: Path
+    mpicxx: Path
+    libraries: tuple[Path, ...]  # the shared libraries whose exports the configure probe reads
+    declares: frozenset[str]  # the NAMPI_DECLARES_* prototypes its mpi.h has
+    fixed: frozenset[str] = frozenset({"MPI_Pready_list", "MPI_Info_create_env"})  # MPI-4 functions the spec corrects
 
 
-def exported_symbols(prefix: Path) -> set[str]:
-    """The MPI_ functions the MPI's shared libmpi exports (what the configure probe starts from)."""
+def _debian_libs(pattern: str) -> tuple[Path, ...]:
+    return tuple(sorted(Path("/usr/lib").glob(f"*-linux-gnu/{pattern}")))
+
+
+_PREADY_LIST_NON_CONST = frozenset({"NAMPI_DECLARES_MPI_PREADY_LIST_AS_MPICH", "NAMPI_DECLARES_MPI_PREADY_LIST_AS_OPENMPI"})
+MPIS = {  # the matrix of the Makefile's MPI=...; Open MPI 4.1 has no MPI_Pready_list at all
+    "mpich": Mpi(ROOT / ".venv/bin/mpicc", ROOT / ".venv/bin/mpicxx", tuple(sorted((ROOT / ".venv/lib").glob("libmpi.so*"))), frozenset()),
+    "openmpi": Mpi(ROOT / ".venv-openmpi/bin/mpicc", ROOT / ".venv-openmpi/bin/mpicxx",
+                   tuple(sorted((ROOT / ".venv-openmpi/lib").glob("libmpi.so*"))), _PREADY_LIST_NON_CONST),
+    "debian-openmpi": Mpi(Path("/usr/bin/mpicc.openmpi"), Path("/usr/bin/mpicxx.openmpi"), _debian_libs("openmpi/lib/libmpi.so*"),
+                          frozenset(), fixed=frozenset()),  # MPI 3.1
+    "debian-mpich": Mpi(Path("/usr/bin/mpicc.mpich"), Path("/usr/bin/mpicxx.mpich"), _debian_libs("libmpich.so*"), _PREADY_LIST_NON_CONST),
+}
+
+
+def exported_symbols(libraries: tuple[Path, ...]) -> set[str]:
+    """The MPI_ functions the MPI's shared libraries export (what the configure probe starts from)."""
     symbols = set()
-    for lib in sorted((prefix / "lib").glob("libmpi.so*")):
+    for lib in libraries:
         out = subprocess.run(["nm", "-D", "--defined-only", str(lib)], capture_output=True, text=True).stdout
         symbols |= {line.split()[-1].split("@")[0] for line in out.splitlines() if " T MPI_" in line or " W MPI_" in line}
     return symbols
@@ -533,20 +571,32 @@ def exported_symbols(prefix: Path) -> set[str]:
 
 @pytest.mark.parametrize("mpi", sorted(MPIS))
 def test_counter_compiles_and_links(tmp_path, rendered, spec, mpi):
-    """The counter builds with -Werror against each MPI's mpi.h, with NAMPI_HAVE_* for what it exports."""
-    prefix = MPIS[mpi]
-    if not (prefix / "bin" / "mpicc").exists():
-        pytest.skip(f"{prefix}/bin/mpicc is not installed")
+    """The counter builds with -Werror against each MPI's mpi.h, with NAMPI_HAVE_* for what it exports
+    and NAMPI_DECLARES_* for the prototypes its mpi.h accepts (both as the configure step probes them)."""
+    target = MPIS[mpi]
+    if not target.mpicc.exists() or not target.libraries:
+        pytest.skip(f"{mpi}: {target.mpicc} or its libraries are not installed")
     for path, text in rendered.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
     (tmp_path / "include" / "nampi").mkdir(parents=True)
-    names = rendered["cmake/nampi_mpi_functions.cmake"].split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
-    have = sorted(set(names) & exported_symbols(prefix))
+    cmake = rendered["cmake/nampi_mpi_functions.cmake"]
+    names = cmake.split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
+    have = sorted(set(names) & exported_symbols(target.libraries))
+    mpicc = str(target.mpicc)
+    declares = set()
+    for macro, function, declaration in prototypes_of(cmake):
+        (tmp_path / "probe.c").write_text(f"#include <mpi.h>\n{declaration};\n", encoding="utf-8")
+        probe = subprocess.run([mpicc, "-c", str(tmp_path / "probe.c"), "-o", str(tmp_path / "probe.o")], capture_output=True, text=True)
+        if function in have and probe.returncode == 0:
+            declares.add(macro)
+    assert declares == target.declares
     (tmp_path / "include" / "nampi" / "config.h").write_text(
-        "".join(f"#define NAMPI_HAVE_{name.upper()} 1\n" for name in have), encoding="utf-8")
-    flags = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Wmissing-prototypes", "-Werror", f"-I{tmp_path / 'include'}"]
-    mpicc = str(prefix / "bin" / "mpicc")
+        "".join(f"#define NAMPI_HAVE_{name.upper()} 1\n" for name in have) + "".join(f"#define {m} 1\n" for m in sorted(declares)),
+        encoding="utf-8")
+    # Deprecated functions are wrapped on purpose (Open MPI 4.1 marks them deprecated).
+    flags = ["-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Wmissing-prototypes", "-Werror", "-Wno-deprecated-declarations",
+             f"-I{tmp_path / 'include'}"]
     result = subprocess.run([mpicc, *flags, "-c", str(tmp_path / "pmpi" / "nampi_pmpi_counter.c"), "-o", str(tmp_path / "counter.o")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -554,12 +604,12 @@ def test_counter_compiles_and_links(tmp_path, rendered, spec, mpi):
     defined = {line.split()[-1] for line in symbols.splitlines() if " T MPI_" in line}
     wrappers, _, _ = pmpi_plan(spec)
     assert defined == {w.name for w in wrappers} & set(have)
-    assert {"MPI_Send", "MPI_Pready_list", "MPI_Info_create_env"} <= defined  # the last two need the spec's fixes
+    assert {"MPI_Send", *target.fixed} <= defined  # the fixed ones need the spec's corrections
     (tmp_path / "main.c").write_text("int main(void) { return 0; }\n", encoding="utf-8")
     result = subprocess.run([mpicc, str(tmp_path / "main.c"), str(tmp_path / "counter.o"), "-o", str(tmp_path / "main")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr  # every PMPI_ the wrappers forward to exists
-    mpicxx = prefix / "bin" / "mpicxx"
+    mpicxx = target.mpicxx
     if mpicxx.exists():  # the header's C++ part
         (tmp_path / "use.cpp").write_text('#include "nampi_pmpi_counter.h"\nint main() { return (int)nampi_pmpi::snapshot().size(); }\n')
         result = subprocess.run([str(mpicxx), "-std=c++20", "-Wall", "-Wextra", "-Werror", "-fsyntax-only",
