@@ -236,6 +236,8 @@ bench-configure: setup $(MPI_SETUP)
 	$(CMAKE) -S $(ROOT)/bench -B $(BENCH_BUILD_DIR) -G Ninja \
 		-DCMAKE_BUILD_TYPE=Release \
 		-DCMAKE_CXX_COMPILER=$(MPI_CXX) \
+		-DMPI_C_COMPILER=$(MPI_CC) \
+		-DMPI_CXX_COMPILER=$(MPI_CXX) \
 		$(CMAKE_ARGS)
 
 bench-build: bench-configure

@@ -20,11 +20,26 @@ def form_label(binding: Binding, form: Form) -> str:
     return binding.name + (" (in place, with send_recv_buf)" if form.kind == "in_place" else "")
 
 
+def have_macro(mpi_function: str) -> str:
+    """The configure-time probe's macro for an MPI function (CMakeLists.txt, nampi/config.h)."""
+    return f"NAMPI_HAVE_{mpi_function.upper()}"
+
+
+def provided(mpi_function: str) -> str:
+    """C++ constant: the linked MPI provides the function (see calls.hpp.j2)."""
+    return f"nampi::generated::provided::have_{mpi_function}"
+
+
 def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> list[dict]:
     """Compile-time checks of one form: a condition and the message naming the
     call and the parameter. The call's body compiles only if all hold."""
     label = form_label(binding, form)
     out = [
+        {
+            # First: with the function missing, no other message would mean anything.
+            "cond": provided(binding.mpi),
+            "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
+        },
         {
             "cond": "nampi::detail::all_named<Args...>",
             "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
@@ -155,6 +170,7 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
     element_t = binding.regular.element_template
     return {
         "name": binding.name,
+        "have_macro": have_macro(binding.mpi),
         "impl_template_head": "template <typename T, typename... Args>" if element_t else "template <typename... Args>",
         "impl_targs": "<T>" if element_t else "",
         "mpi": binding.mpi,

@@ -55,6 +55,7 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
             group=group,
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
             bindings=[_binding_view(b, spec.parameters) for b in members],
+            provided_functions=[{"name": f, "macro": cpp.have_macro(f)} for f in sorted({b.mpi for b in members})],
         )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
     for binding in spec.bindings:
