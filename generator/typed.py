@@ -8,7 +8,8 @@ Each C parameter becomes one of (first rule that applies, by C type, direction a
                                 in/inout: `X&` (MPI_X_free and friends reset it)
   array sized by an in scalar   in/inout: `std::span`, whose size is that scalar argument (several
                                 spans sharing it must agree); out: returned `std::vector` of that
-                                size (the scalar stays a parameter when no span supplies it)
+                                size (the scalar stays a parameter when no span supplies it),
+                                passed as a valid pointer even when empty
   array of unknown length       `std::span`, caller-provided ('*' in the Forum data)
   rows `T [][N]` sized by an    `std::span<const std::array<T, N>>`, whose size is that scalar
   in scalar (Group_range_incl)  (MPI_Group_range_incl's triplets)
@@ -321,7 +322,10 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
                 length = _ident(sized_by[p.name])
                 assert not differs, "fallback_possible() excludes out arrays"
                 plan.pre.append(f"std::vector<{cxx_elem}> {name}(static_cast<std::size_t>({length}));")
-                plan.args.append(as_c(f"std::span({name})"))
+                if handle or elem == "MPI_Status":
+                    plan.args.append(as_c(f"std::span({name})"))
+                else:  # never null: Open MPI's MPI_Graph_get rejects a null array of length 0
+                    plan.args.append(f"{NS}::detail::out_array({name})")
                 plan.outputs.append((Field(f"std::vector<{cxx_elem}>", name), f"std::move({name})"))
                 continue
             span = f"std::span<const {cxx_elem}>" if is_const else f"std::span<{cxx_elem}>"

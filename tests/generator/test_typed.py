@@ -203,3 +203,15 @@ def test_skip_and_borrowed_overrides_take_effect(tmp_spec):
     chapters, skipped = typed_plan(functions, {})
     assert chapters == {}
     assert [(s.name, s.reason) for s in skipped] == [("MPI_Comm_dup", "typed.skip: not useful in C++")]
+
+
+def test_out_vectors_pass_a_valid_pointer_even_when_empty(plan):
+    # Open MPI's MPI_Graph_get rejects a null edges array although maxedges is 0.
+    body = "\n".join(one(plan, "MPI_Graph_get").body)
+    assert "nampi::mpi::detail::out_array(index)" in body
+    assert "nampi::mpi::detail::out_array(edges)" in body
+    assert "std::span(edges).data()" not in body
+    # Arrays of handles keep their conversion to C handles.
+    contents = "\n".join(one(plan, "MPI_Type_get_contents").body)
+    assert "nampi::mpi::detail::c_handles(std::span(array_of_datatypes))" in contents
+    assert "nampi::mpi::detail::out_array(array_of_integers)" in contents

@@ -429,7 +429,7 @@ inline std::vector<int> group_translate_ranks(nampi::mpi::group group1, std::spa
       nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());
   std::vector<int> ranks2(static_cast<std::size_t>(n));
   nampi::detail::call_mpi("MPI_Group_translate_ranks", MPI_Group_translate_ranks, group1.get(), n,
-                          ranks1.data(), group2.get(), std::span(ranks2).data());
+                          ranks1.data(), group2.get(), nampi::mpi::detail::out_array(ranks2));
   return ranks2;
 }
 #endif

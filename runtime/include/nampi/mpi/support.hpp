@@ -88,6 +88,15 @@ typename handle<Kind>::c_type* c_handles(std::span<handle<Kind>> handles) noexce
   return reinterpret_cast<typename handle<Kind>::c_type*>(handles.data());
 }
 
+// The array of an out vector MPI writes into: never null, since an MPI may reject a null
+// array even when its length is 0 (Open MPI's MPI_Graph_get with maxedges = 0). MPI writes
+// nothing into a 0-length array, so every caller can share one element.
+template <typename T>
+T* out_array(std::vector<T>& values) noexcept {
+  static T none{};
+  return values.empty() ? &none : values.data();
+}
+
 // Rows of a fixed width (MPI_Group_range_incl's `int ranges[][3]`) as the C array MPI reads.
 // std::array<T, N> holds exactly its N elements (checked), so both have the same layout; C
 // declares the parameter without const although MPI only reads it.
