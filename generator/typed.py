@@ -8,8 +8,11 @@ Each C parameter becomes one of (first rule that applies, by C type, direction a
                                 in/inout: `X&` (MPI_X_free and friends reset it)
   array sized by an in scalar   in/inout: `std::span`, whose size is that scalar argument (several
                                 spans sharing it must agree); out: returned `std::vector` of that
-                                size (the scalar stays a parameter when no span supplies it)
+                                size (the scalar stays a parameter when no span supplies it),
+                                passed as a valid pointer even when empty
   array of unknown length       `std::span`, caller-provided ('*' in the Forum data)
+  rows `T [][N]` sized by an    `std::span<const std::array<T, N>>`, whose size is that scalar
+  in scalar (Group_range_incl)  (MPI_Group_range_incl's triplets)
   out string, MPI_MAX_* length  returned `std::string`, trimmed by the out STRING_LENGTH if any
   scalar `T *` out              returned (LOGICAL: bool); several outputs: a struct <name>_result
   scalar `T *` inout            `T&`
@@ -32,6 +35,7 @@ count with a check that throws nampi::mpi::count_error (naming the function and 
 from __future__ import annotations
 
 import keyword
+import re
 from dataclasses import dataclass, field
 
 from .mpi_spec import MpiFunction, MpiParam, split_c_type
@@ -187,8 +191,21 @@ class Callbacks:
         return cls(adapters)
 
 
+_ROWS = re.compile(r"^\[\]\[(\d+)\]$")  # `[][3]`: an array of rows of a fixed width
+
+
 def _elem(base: str) -> str:
     return base.removeprefix("const ").strip()
+
+
+def _row_width(p: MpiParam) -> int | None:
+    """N of an in array of rows `int [][N]` whose Forum length is [count, "N"], else None."""
+    base, stars, array = split_c_type(p.c_type)
+    match = _ROWS.match(array)
+    if (match and not stars and _elem(base) == "int" and p.direction == "in" and isinstance(p.length, (list, tuple))
+            and len(p.length) == 2 and p.length[1] == match[1]):
+        return int(match[1])
+    return None
 
 
 def _sized_by(function: MpiFunction, params: tuple[MpiParam, ...]) -> dict[str, str]:
@@ -196,13 +213,15 @@ def _sized_by(function: MpiFunction, params: tuple[MpiParam, ...]) -> dict[str, 
     by_name = {p.name: p for p in params}
     result = {}
     for p in params:
-        if not isinstance(p.length, str) or p.length == "*" or p.length not in by_name:
+        rows = _row_width(p) is not None
+        count = p.length[0] if rows else p.length
+        if not isinstance(count, str) or count == "*" or count not in by_name:
             continue
         base, stars, array = split_c_type(p.c_type)
-        length = by_name[p.length]
+        length = by_name[count]
         lbase, lstars, larray = split_c_type(length.c_type)
-        if array == "[]" and not stars and _elem(base) in ARRAY_ELEMENTS and length.direction == "in" and not lstars and not larray:
-            result[p.name] = p.length
+        if ((array == "[]" and not stars and _elem(base) in ARRAY_ELEMENTS) or rows) and length.direction == "in" and not lstars and not larray:
+            result[p.name] = count
     return result
 
 
@@ -303,7 +322,10 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
                 length = _ident(sized_by[p.name])
                 assert not differs, "fallback_possible() excludes out arrays"
                 plan.pre.append(f"std::vector<{cxx_elem}> {name}(static_cast<std::size_t>({length}));")
-                plan.args.append(as_c(f"std::span({name})"))
+                if handle or elem == "MPI_Status":
+                    plan.args.append(as_c(f"std::span({name})"))
+                else:  # never null: Open MPI's MPI_Graph_get rejects a null array of length 0
+                    plan.args.append(f"{NS}::detail::out_array({name})")
                 plan.outputs.append((Field(f"std::vector<{cxx_elem}>", name), f"std::move({name})"))
                 continue
             span = f"std::span<const {cxx_elem}>" if is_const else f"std::span<{cxx_elem}>"
@@ -320,6 +342,13 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
             if p.name in impl_nonconst:  # an implementation declares it without const
                 arg = f"const_cast<{elem}*>({arg})"
             plan.args.append(arg)
+            continue
+
+        # ---- rows of a fixed width: MPI reads them (C declares them without const)
+        width = _row_width(p)
+        if width is not None and p.name in sized_by:
+            plan.params.append(Field(f"std::span<const std::array<{elem}, {width}>>", name))
+            plan.args.append(f"{NS}::detail::c_rows({name})")
             continue
 
         # ---- strings MPI writes, of a known maximum length

@@ -896,16 +896,14 @@ std::vector<any_function> typed_wrappers() {
           &nampi::mpi::group_intersection)));
 #endif
 #if defined(NAMPI_HAVE_MPI_GROUP_RANGE_EXCL)
-  all.push_back(
-      reinterpret_cast<any_function>(static_cast<nampi::mpi::unique_group (*)(
-                                         nampi::mpi::group, int, std::type_identity_t<int (*)[3]>)>(
-          &nampi::mpi::group_range_excl)));
+  all.push_back(reinterpret_cast<any_function>(
+      static_cast<nampi::mpi::unique_group (*)(
+          nampi::mpi::group, std::span<const std::array<int, 3>>)>(&nampi::mpi::group_range_excl)));
 #endif
 #if defined(NAMPI_HAVE_MPI_GROUP_RANGE_INCL)
-  all.push_back(
-      reinterpret_cast<any_function>(static_cast<nampi::mpi::unique_group (*)(
-                                         nampi::mpi::group, int, std::type_identity_t<int (*)[3]>)>(
-          &nampi::mpi::group_range_incl)));
+  all.push_back(reinterpret_cast<any_function>(
+      static_cast<nampi::mpi::unique_group (*)(
+          nampi::mpi::group, std::span<const std::array<int, 3>>)>(&nampi::mpi::group_range_incl)));
 #endif
 #if defined(NAMPI_HAVE_MPI_GROUP_RANK)
   all.push_back(reinterpret_cast<any_function>(

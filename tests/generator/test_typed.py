@@ -102,8 +102,12 @@ def test_strings_and_scalars(plan):
     w = one(plan, "MPI_Wtime")
     assert (w.error_code, w.body) == (False, ("return MPI_Wtime();",))
     assert one(plan, "MPI_Comm_f2c").returns == "nampi::mpi::comm(MPI_Comm_f2c(comm))"
-    # A 2-D array stays a C array parameter, spelled so that it is valid C++.
-    assert "std::type_identity_t<int (*)[3]> ranges" in one(plan, "MPI_Group_range_incl").signature
+    # Rows of a fixed width sized by an in scalar: a span of std::array gives the rows and n.
+    for c_name in ("MPI_Group_range_incl", "MPI_Group_range_excl"):
+        w = one(plan, c_name)
+        assert w.signature == "nampi::mpi::group group, std::span<const std::array<int, 3>> ranges"
+        assert 'const int n = nampi::mpi::detail::length_of<int>("' + c_name + '", "ranges", ranges.size());' in w.body
+        assert any("nampi::mpi::detail::c_rows(ranges)" in line for line in w.body)
 
 
 def test_large_count_overload_and_fallback(plan):
@@ -199,3 +203,15 @@ def test_skip_and_borrowed_overrides_take_effect(tmp_spec):
     chapters, skipped = typed_plan(functions, {})
     assert chapters == {}
     assert [(s.name, s.reason) for s in skipped] == [("MPI_Comm_dup", "typed.skip: not useful in C++")]
+
+
+def test_out_vectors_pass_a_valid_pointer_even_when_empty(plan):
+    # Open MPI's MPI_Graph_get rejects a null edges array although maxedges is 0.
+    body = "\n".join(one(plan, "MPI_Graph_get").body)
+    assert "nampi::mpi::detail::out_array(index)" in body
+    assert "nampi::mpi::detail::out_array(edges)" in body
+    assert "std::span(edges).data()" not in body
+    # Arrays of handles keep their conversion to C handles.
+    contents = "\n".join(one(plan, "MPI_Type_get_contents").body)
+    assert "nampi::mpi::detail::c_handles(std::span(array_of_datatypes))" in contents
+    assert "nampi::mpi::detail::out_array(array_of_integers)" in contents

@@ -374,26 +374,28 @@ inline nampi::mpi::unique_group group_intersection(nampi::mpi::group group1,
 }
 #endif
 
-// spec/mpi/communicators.yaml: MPI_Group_range_excl (C types kept: ranges)
+// spec/mpi/communicators.yaml: MPI_Group_range_excl
 #if defined(NAMPI_HAVE_MPI_GROUP_RANGE_EXCL)
 /// Calls MPI_Group_range_excl; returns newgroup.
-inline nampi::mpi::unique_group group_range_excl(nampi::mpi::group group, int n,
-                                                 std::type_identity_t<int (*)[3]> ranges) {
+inline nampi::mpi::unique_group group_range_excl(nampi::mpi::group group,
+                                                 std::span<const std::array<int, 3>> ranges) {
+  const int n = nampi::mpi::detail::length_of<int>("MPI_Group_range_excl", "ranges", ranges.size());
   MPI_Group newgroup = nampi::mpi::group().get();
-  nampi::detail::call_mpi("MPI_Group_range_excl", MPI_Group_range_excl, group.get(), n, ranges,
-                          &newgroup);
+  nampi::detail::call_mpi("MPI_Group_range_excl", MPI_Group_range_excl, group.get(), n,
+                          nampi::mpi::detail::c_rows(ranges), &newgroup);
   return nampi::mpi::unique_group(nampi::mpi::detail::adopt_new, nampi::mpi::group(newgroup));
 }
 #endif
 
-// spec/mpi/communicators.yaml: MPI_Group_range_incl (C types kept: ranges)
+// spec/mpi/communicators.yaml: MPI_Group_range_incl
 #if defined(NAMPI_HAVE_MPI_GROUP_RANGE_INCL)
 /// Calls MPI_Group_range_incl; returns newgroup.
-inline nampi::mpi::unique_group group_range_incl(nampi::mpi::group group, int n,
-                                                 std::type_identity_t<int (*)[3]> ranges) {
+inline nampi::mpi::unique_group group_range_incl(nampi::mpi::group group,
+                                                 std::span<const std::array<int, 3>> ranges) {
+  const int n = nampi::mpi::detail::length_of<int>("MPI_Group_range_incl", "ranges", ranges.size());
   MPI_Group newgroup = nampi::mpi::group().get();
-  nampi::detail::call_mpi("MPI_Group_range_incl", MPI_Group_range_incl, group.get(), n, ranges,
-                          &newgroup);
+  nampi::detail::call_mpi("MPI_Group_range_incl", MPI_Group_range_incl, group.get(), n,
+                          nampi::mpi::detail::c_rows(ranges), &newgroup);
   return nampi::mpi::unique_group(nampi::mpi::detail::adopt_new, nampi::mpi::group(newgroup));
 }
 #endif
@@ -427,7 +429,7 @@ inline std::vector<int> group_translate_ranks(nampi::mpi::group group1, std::spa
       nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());
   std::vector<int> ranks2(static_cast<std::size_t>(n));
   nampi::detail::call_mpi("MPI_Group_translate_ranks", MPI_Group_translate_ranks, group1.get(), n,
-                          ranks1.data(), group2.get(), std::span(ranks2).data());
+                          ranks1.data(), group2.get(), nampi::mpi::detail::out_array(ranks2));
   return ranks2;
 }
 #endif

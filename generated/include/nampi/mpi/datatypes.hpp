@@ -726,7 +726,8 @@ inline nampi::mpi::type_get_contents_result type_get_contents(nampi::mpi::dataty
   std::vector<nampi::mpi::datatype> array_of_datatypes(static_cast<std::size_t>(max_datatypes));
   nampi::detail::call_mpi("MPI_Type_get_contents", MPI_Type_get_contents, datatype.get(),
                           max_integers, max_addresses, max_datatypes,
-                          std::span(array_of_integers).data(), std::span(array_of_addresses).data(),
+                          nampi::mpi::detail::out_array(array_of_integers),
+                          nampi::mpi::detail::out_array(array_of_addresses),
                           nampi::mpi::detail::c_handles(std::span(array_of_datatypes)));
   return nampi::mpi::type_get_contents_result{
       std::move(array_of_integers), std::move(array_of_addresses), std::move(array_of_datatypes)};
@@ -754,8 +755,9 @@ inline nampi::mpi::type_get_contents_c_result type_get_contents(nampi::mpi::data
   std::vector<nampi::mpi::datatype> array_of_datatypes(static_cast<std::size_t>(max_datatypes));
   nampi::detail::call_mpi("MPI_Type_get_contents_c", MPI_Type_get_contents_c, datatype.get(),
                           max_integers, max_addresses, max_large_counts, max_datatypes,
-                          std::span(array_of_integers).data(), std::span(array_of_addresses).data(),
-                          std::span(array_of_large_counts).data(),
+                          nampi::mpi::detail::out_array(array_of_integers),
+                          nampi::mpi::detail::out_array(array_of_addresses),
+                          nampi::mpi::detail::out_array(array_of_large_counts),
                           nampi::mpi::detail::c_handles(std::span(array_of_datatypes)));
   return nampi::mpi::type_get_contents_c_result{
       std::move(array_of_integers), std::move(array_of_addresses), std::move(array_of_large_counts),

@@ -41,7 +41,7 @@ inline int t_category_changed() {
 inline std::vector<int> t_category_get_categories(int cat_index, int len) {
   std::vector<int> indices(static_cast<std::size_t>(len));
   nampi::detail::call_mpi("MPI_T_category_get_categories", MPI_T_category_get_categories, cat_index,
-                          len, std::span(indices).data());
+                          len, nampi::mpi::detail::out_array(indices));
   return indices;
 }
 #endif
@@ -52,7 +52,7 @@ inline std::vector<int> t_category_get_categories(int cat_index, int len) {
 inline std::vector<int> t_category_get_cvars(int cat_index, int len) {
   std::vector<int> indices(static_cast<std::size_t>(len));
   nampi::detail::call_mpi("MPI_T_category_get_cvars", MPI_T_category_get_cvars, cat_index, len,
-                          std::span(indices).data());
+                          nampi::mpi::detail::out_array(indices));
   return indices;
 }
 #endif
@@ -63,7 +63,7 @@ inline std::vector<int> t_category_get_cvars(int cat_index, int len) {
 inline std::vector<int> t_category_get_events(int cat_index, int len) {
   std::vector<int> indices(static_cast<std::size_t>(len));
   nampi::detail::call_mpi("MPI_T_category_get_events", MPI_T_category_get_events, cat_index, len,
-                          std::span(indices).data());
+                          nampi::mpi::detail::out_array(indices));
   return indices;
 }
 #endif
@@ -125,7 +125,7 @@ inline int t_category_get_num_events(int cat_index) {
 inline std::vector<int> t_category_get_pvars(int cat_index, int len) {
   std::vector<int> indices(static_cast<std::size_t>(len));
   nampi::detail::call_mpi("MPI_T_category_get_pvars", MPI_T_category_get_pvars, cat_index, len,
-                          std::span(indices).data());
+                          nampi::mpi::detail::out_array(indices));
   return indices;
 }
 #endif

@@ -28,7 +28,7 @@ namespace nampi::mpi {
 inline std::vector<int> cart_coords(nampi::mpi::comm comm, int rank, int maxdims) {
   std::vector<int> coords(static_cast<std::size_t>(maxdims));
   nampi::detail::call_mpi("MPI_Cart_coords", MPI_Cart_coords, comm.get(), rank, maxdims,
-                          std::span(coords).data());
+                          nampi::mpi::detail::out_array(coords));
   return coords;
 }
 #endif
@@ -60,8 +60,9 @@ inline nampi::mpi::cart_get_result cart_get(nampi::mpi::comm comm, int maxdims) 
   std::vector<int> dims(static_cast<std::size_t>(maxdims));
   std::vector<int> periods(static_cast<std::size_t>(maxdims));
   std::vector<int> coords(static_cast<std::size_t>(maxdims));
-  nampi::detail::call_mpi("MPI_Cart_get", MPI_Cart_get, comm.get(), maxdims, std::span(dims).data(),
-                          std::span(periods).data(), std::span(coords).data());
+  nampi::detail::call_mpi(
+      "MPI_Cart_get", MPI_Cart_get, comm.get(), maxdims, nampi::mpi::detail::out_array(dims),
+      nampi::mpi::detail::out_array(periods), nampi::mpi::detail::out_array(coords));
   return nampi::mpi::cart_get_result{std::move(dims), std::move(periods), std::move(coords)};
 }
 #endif
@@ -194,8 +195,9 @@ inline nampi::mpi::dist_graph_neighbors_result dist_graph_neighbors(nampi::mpi::
   std::vector<int> sources(static_cast<std::size_t>(maxindegree));
   std::vector<int> destinations(static_cast<std::size_t>(maxoutdegree));
   nampi::detail::call_mpi("MPI_Dist_graph_neighbors", MPI_Dist_graph_neighbors, comm.get(),
-                          maxindegree, std::span(sources).data(), sourceweights.data(),
-                          maxoutdegree, std::span(destinations).data(), destweights.data());
+                          maxindegree, nampi::mpi::detail::out_array(sources), sourceweights.data(),
+                          maxoutdegree, nampi::mpi::detail::out_array(destinations),
+                          destweights.data());
   return nampi::mpi::dist_graph_neighbors_result{std::move(sources), std::move(destinations)};
 }
 #endif
@@ -243,7 +245,8 @@ inline nampi::mpi::graph_get_result graph_get(nampi::mpi::comm comm, int maxinde
   std::vector<int> index(static_cast<std::size_t>(maxindex));
   std::vector<int> edges(static_cast<std::size_t>(maxedges));
   nampi::detail::call_mpi("MPI_Graph_get", MPI_Graph_get, comm.get(), maxindex, maxedges,
-                          std::span(index).data(), std::span(edges).data());
+                          nampi::mpi::detail::out_array(index),
+                          nampi::mpi::detail::out_array(edges));
   return nampi::mpi::graph_get_result{std::move(index), std::move(edges)};
 }
 #endif
@@ -267,7 +270,7 @@ inline int graph_map(nampi::mpi::comm comm, std::span<const int> index,
 inline std::vector<int> graph_neighbors(nampi::mpi::comm comm, int rank, int maxneighbors) {
   std::vector<int> neighbors(static_cast<std::size_t>(maxneighbors));
   nampi::detail::call_mpi("MPI_Graph_neighbors", MPI_Graph_neighbors, comm.get(), rank,
-                          maxneighbors, std::span(neighbors).data());
+                          maxneighbors, nampi::mpi::detail::out_array(neighbors));
   return neighbors;
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <limits>
@@ -85,6 +86,24 @@ const typename handle<Kind>::c_type* c_handles(std::span<const handle<Kind>> han
 template <typename Kind>
 typename handle<Kind>::c_type* c_handles(std::span<handle<Kind>> handles) noexcept {
   return reinterpret_cast<typename handle<Kind>::c_type*>(handles.data());
+}
+
+// The array of an out vector MPI writes into: never null, since an MPI may reject a null
+// array even when its length is 0 (Open MPI's MPI_Graph_get with maxedges = 0). MPI writes
+// nothing into a 0-length array, so every caller can share one element.
+template <typename T>
+T* out_array(std::vector<T>& values) noexcept {
+  static T none{};
+  return values.empty() ? &none : values.data();
+}
+
+// Rows of a fixed width (MPI_Group_range_incl's `int ranges[][3]`) as the C array MPI reads.
+// std::array<T, N> holds exactly its N elements (checked), so both have the same layout; C
+// declares the parameter without const although MPI only reads it.
+template <typename T, std::size_t N>
+auto c_rows(std::span<const std::array<T, N>> rows) noexcept -> T (*)[N] {
+  static_assert(sizeof(std::array<T, N>) == N * sizeof(T));
+  return reinterpret_cast<T (*)[N]>(const_cast<std::array<T, N>*>(rows.data()));
 }
 
 // A string MPI wrote into `buffer`, `length` characters or up to the first NUL,
