@@ -34,10 +34,9 @@ TEST_CASE("op_create from a capture-free lambda: keep the value of larger magnit
   const int last = size - 1;
   CHECK(result[0] == (last % 2 == 0 ? -size : size));
   CHECK(result[1] == 10);  // rank 0's 10 - 0 has the largest magnitude
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Allreduce", 1},
-                                              {"MPI_Finalized", 1},
-                                              {"MPI_Op_create", 1},
-                                              {"MPI_Op_free", 1}});
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{
+            {"MPI_Allreduce", 1}, {"MPI_Finalized", 1}, {"MPI_Op_create", 1}, {"MPI_Op_free", 1}});
 }
 
 namespace {

@@ -52,8 +52,7 @@ TEST_CASE("comm_split: colour by parity, reversed order by key") {
     // Keys reverse the order: the highest world rank of my colour is rank 0.
     const int highest_of_colour = (size - 1) - ((size - 1 - rank % 2) % 2);
     CHECK(mpi::comm_rank(half) == (highest_of_colour - rank) / 2);
-    CHECK(mpi::comm_compare(mpi::comm_world(), half) ==
-          (size == 1 ? MPI_CONGRUENT : MPI_UNEQUAL));
+    CHECK(mpi::comm_compare(mpi::comm_world(), half) == (size == 1 ? MPI_CONGRUENT : MPI_UNEQUAL));
   }
   CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Comm_compare", 1},
                                               {"MPI_Comm_free", 1},
@@ -99,9 +98,8 @@ TEST_CASE("owners move; the moved-from owner frees nothing; release gives up own
     released = d.release().get();
     CHECK(d.is_null());
   }
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Comm_dup", 2},
-                                              {"MPI_Comm_free", 1},
-                                              {"MPI_Finalized", 1}});
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{{"MPI_Comm_dup", 2}, {"MPI_Comm_free", 1}, {"MPI_Finalized", 1}});
   CHECK(released != MPI_COMM_NULL);
   MPI_Comm_free(&released);
 }
@@ -158,13 +156,14 @@ TEST_CASE("groups: incl (reversed), excl, union, translate_ranks, each freed onc
     // The union keeps rest's order (world ranks 1..size-1), then adds rank 0.
     CHECK(mpi::group_compare(both, world) == (size == 1 ? MPI_IDENT : MPI_SIMILAR));
     // MPI_GROUP_EMPTY (possible for `rest` on one rank) is predefined and never freed.
-    for (const mpi::group g : {mpi::group(world), mpi::group(rev), mpi::group(rest), mpi::group(both)})
+    for (const mpi::group g :
+         {mpi::group(world), mpi::group(rev), mpi::group(rest), mpi::group(both)})
       frees += g.is_predefined() ? 0 : 1;
   }
-  call_counts expected{{"MPI_Comm_group", 1},  {"MPI_Group_incl", 1},
-                       {"MPI_Group_excl", 1},  {"MPI_Group_union", 1},
-                       {"MPI_Group_compare", 1}, {"MPI_Group_translate_ranks", 1},
-                       {"MPI_Group_size", 3},  {"MPI_Group_rank", 1},
+  call_counts expected{{"MPI_Comm_group", 1},     {"MPI_Group_incl", 1},
+                       {"MPI_Group_excl", 1},     {"MPI_Group_union", 1},
+                       {"MPI_Group_compare", 1},  {"MPI_Group_translate_ranks", 1},
+                       {"MPI_Group_size", 3},     {"MPI_Group_rank", 1},
                        {"MPI_Group_free", frees}, {"MPI_Finalized", frees}};
   CHECK(nampi_pmpi::snapshot() == expected);
 }

@@ -29,8 +29,8 @@ TEST_CASE("type_contiguous, commit, size, extent; the owner frees with MPI_Type_
     // Two triples to myself on MPI_COMM_SELF: the data arrives in order.
     const std::array<int, 6> out{1, 2, 3, 4, 5, 6};
     std::array<int, 6> in{};
-    const MPI_Status status = mpi::sendrecv(out.data(), 2, triple, 0, 7, in.data(), 2, triple, 0, 7,
-                                            mpi::comm_self());
+    const MPI_Status status =
+        mpi::sendrecv(out.data(), 2, triple, 0, 7, in.data(), 2, triple, 0, 7, mpi::comm_self());
     CHECK(in == out);
     CHECK(status.MPI_TAG == 7);
     CHECK(mpi::get_count(status, triple) == 2);
@@ -96,10 +96,9 @@ TEST_CASE("large count: the MPI_Count overload calls the _c function, or narrows
 #else
   const char* expected_call = "MPI_Type_contiguous";
 #endif
-  CHECK(nampi_pmpi::snapshot() == call_counts{{expected_call, 1},
-                                              {"MPI_Finalized", 1},
-                                              {"MPI_Type_free", 1},
-                                              {"MPI_Type_size", 1}});
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{
+            {expected_call, 1}, {"MPI_Finalized", 1}, {"MPI_Type_free", 1}, {"MPI_Type_size", 1}});
 
   const MPI_Count huge = MPI_Count{1} << 33;  // does not fit int
   nampi_pmpi_reset();
@@ -113,10 +112,11 @@ TEST_CASE("large count: the MPI_Count overload calls the _c function, or narrows
                                               {"MPI_Type_free", 1},
                                               {"MPI_Type_size_c", 1}});
 #else
-  CHECK_THROWS_WITH_AS(mpi::type_contiguous(huge, mpi::datatype(MPI_BYTE)),
-                       "nampi::mpi: MPI_Type_contiguous_c is not available in this MPI, and "
-                       "count = 8589934592 does not fit the 32-bit count of the function without _c",
-                       mpi::count_error);
+  CHECK_THROWS_WITH_AS(
+      mpi::type_contiguous(huge, mpi::datatype(MPI_BYTE)),
+      "nampi::mpi: MPI_Type_contiguous_c is not available in this MPI, and "
+      "count = 8589934592 does not fit the 32-bit count of the function without _c",
+      mpi::count_error);
   CHECK(nampi_pmpi::snapshot().empty());  // refused before any MPI call
 #endif
 }

@@ -96,7 +96,8 @@ TEST_CASE("get_processor_name and get_library_version return std::string trimmed
   CHECK(got_name == std::string(name, strnlen(name, static_cast<std::size_t>(name_len))));
   CHECK_FALSE(got_name.empty());
   // Open MPI counts the terminating NUL in version_len, MPICH does not: the string stops before it.
-  CHECK(got_version == std::string(version, strnlen(version, static_cast<std::size_t>(version_len))));
+  CHECK(got_version ==
+        std::string(version, strnlen(version, static_cast<std::size_t>(version_len))));
   CHECK(got_version.find('\0') == std::string::npos);
   const bool known = got_version.find("MPICH") != std::string::npos ||
                      got_version.find("Open MPI") != std::string::npos;

@@ -45,9 +45,7 @@ class handle {
   bool is_null() const noexcept { return value_ == handle_traits<Kind>::null(); }
   bool is_predefined() const noexcept { return handle_traits<Kind>::is_predefined(value_); }
 
-  friend bool operator==(const handle& a, const handle& b) noexcept {
-    return a.value_ == b.value_;
-  }
+  friend bool operator==(const handle& a, const handle& b) noexcept { return a.value_ == b.value_; }
 
  private:
   c_type value_;

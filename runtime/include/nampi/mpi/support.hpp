@@ -38,10 +38,10 @@ template <typename To, typename From>
 To narrow(const char* function, const char* parameter, From value) {
   static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
   if (!std::in_range<To>(value)) [[unlikely]]
-    throw count_error(std::string("nampi::mpi: ") + function + " is not available in this MPI, and " +
-                      parameter + " = " + std::to_string(value) + " does not fit the " +
-                      std::to_string(8 * sizeof(To)) + "-bit " + parameter +
-                      " of the function without _c");
+    throw count_error(
+        std::string("nampi::mpi: ") + function + " is not available in this MPI, and " + parameter +
+        " = " + std::to_string(value) + " does not fit the " + std::to_string(8 * sizeof(To)) +
+        "-bit " + parameter + " of the function without _c");
   return static_cast<To>(value);
 }
 
@@ -68,8 +68,7 @@ To length_of(const char* function, const char* parameter, std::size_t size) {
 // Several arrays share one length argument: all spans must have the same size.
 inline void check_same_length([[maybe_unused]] const char* function,
                               [[maybe_unused]] const char* parameter,
-                              [[maybe_unused]] std::size_t size,
-                              [[maybe_unused]] const char* first,
+                              [[maybe_unused]] std::size_t size, [[maybe_unused]] const char* first,
                               [[maybe_unused]] std::size_t first_size) {
   NAMPI_ASSERT(size == first_size, std::string(function) + ": " + parameter + " has " +
                                        std::to_string(size) + " elements, " + first + " has " +
@@ -103,7 +102,7 @@ T* out_array(std::vector<T>& values) noexcept {
 template <typename T, std::size_t N>
 auto c_rows(std::span<const std::array<T, N>> rows) noexcept -> T (*)[N] {
   static_assert(sizeof(std::array<T, N>) == N * sizeof(T));
-  return reinterpret_cast<T (*)[N]>(const_cast<std::array<T, N>*>(rows.data()));
+  return reinterpret_cast<T(*)[N]>(const_cast<std::array<T, N>*>(rows.data()));
 }
 
 // A string MPI wrote into `buffer`, `length` characters or up to the first NUL,
