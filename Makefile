@@ -57,6 +57,9 @@ else ifeq ($(MPI),openmpi)
   MPI_SETUP :=
 else ifeq ($(MPI),debian-openmpi)
   MPI_LABEL := Open MPI 4.1.4 (Debian)
+  # Open MPI 4.1's default one-sided component (osc rdma) cannot create a window
+  # on one process (MPI_ERR_WIN from MPI_Win_create on 1 rank); osc ucx can.
+  MPI_CMAKE_ARGS := "-DNAMPI_MPIEXEC_EXTRA_FLAGS=--mca;osc;ucx"
   MPI_CC := /usr/bin/mpicc.openmpi
   MPI_CXX := /usr/bin/mpicxx.openmpi
   MPI_EXEC := /usr/bin/mpiexec.openmpi
@@ -208,7 +211,7 @@ configure: setup $(MPI_SETUP)
 		-DMPI_CXX_COMPILER=$(MPI_CXX) \
 		-DMPIEXEC_EXECUTABLE=$(MPI_EXEC) \
 		-DNAMPI_DOCTEST_INCLUDE_DIR=$(DOCTEST_INCLUDE_DIR) \
-		$(CMAKE_ARGS)
+		$(MPI_CMAKE_ARGS) $(CMAKE_ARGS)
 
 build: configure
 	$(CMAKE) --build $(BUILD_DIR) -j $(JOBS)

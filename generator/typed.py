@@ -27,7 +27,8 @@ callable (runtime/include/nampi/mpi/callables.hpp). A function whose entry says 
 or that has C varargs, gets no wrapper; the reason is recorded in the output.
 
 Large count: the `_c` twin is mapped the same way. It becomes an overload of the same name if
-its C++ parameter types differ from the base's, otherwise a function `<name>_c`. It calls the
+its C++ parameter types differ from the base's (counting MPI_Aint, MPI_Offset and MPI_Count as
+one type, as some implementations define them), otherwise a function `<name>_c`. It calls the
 twin where the MPI has it (NAMPI_HAVE_<NAME>_C) and otherwise the base function, narrowing each
 count with a check that throws nampi::mpi::count_error (naming the function and the value).
 """
@@ -433,6 +434,12 @@ def _raw_type(c_type: str) -> str:
     return f"{base}{stars}*"
 
 
+def _may_coincide(cxx_type: str) -> str:
+    """The type with MPI_Aint and MPI_Offset written as MPI_Count: an implementation may define them
+    as one integer type (MPICH 4.0: all `long`), so an overload must not differ only there."""
+    return re.sub(r"\bMPI_(Aint|Offset)\b", "MPI_Count", cxx_type)
+
+
 def fallback_possible(function: MpiFunction) -> bool:
     """Can the large-count overload call the base function when the MPI lacks the twin?"""
     if any(p.large_only for p in function.all_params):
@@ -521,7 +528,7 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | 
     if twin is None:
         return [base]
     tplan = _map_params(twin, twin.params, callbacks, callable_param, None)
-    same = [p.type for p in tplan.params] == [p.type for p in plan.params]
+    same = [_may_coincide(p.type) for p in tplan.params] == [_may_coincide(p.type) for p in plan.params]
     tname = f"{name}_c" if same else name
     tresult, tstruct, tfields, treturns = _outputs(tplan, f"{name}_c_result")
     variants = [Variant(twin.name, tuple(tplan.pre), tuple(tplan.args), tuple(tplan.post), f"defined(NAMPI_HAVE_{twin.name.upper()})")]

@@ -1147,7 +1147,7 @@ std::vector<any_function> typed_wrappers() {
 #if (defined(NAMPI_HAVE_MPI_TYPE_CREATE_RESIZED_C)) || (defined(NAMPI_HAVE_MPI_TYPE_CREATE_RESIZED))
   all.push_back(reinterpret_cast<any_function>(
       static_cast<nampi::mpi::unique_datatype (*)(nampi::mpi::datatype, MPI_Count, MPI_Count)>(
-          &nampi::mpi::type_create_resized)));
+          &nampi::mpi::type_create_resized_c)));
 #endif
 #if defined(NAMPI_HAVE_MPI_TYPE_CREATE_STRUCT)
   all.push_back(reinterpret_cast<any_function>(

@@ -536,8 +536,8 @@ inline nampi::mpi::unique_datatype type_create_resized(nampi::mpi::datatype oldt
 #if (defined(NAMPI_HAVE_MPI_TYPE_CREATE_RESIZED_C)) || (defined(NAMPI_HAVE_MPI_TYPE_CREATE_RESIZED))
 /// Calls MPI_Type_create_resized_c (64-bit counts; checked narrowing where the MPI lacks it);
 /// returns newtype.
-inline nampi::mpi::unique_datatype type_create_resized(nampi::mpi::datatype oldtype, MPI_Count lb,
-                                                       MPI_Count extent) {
+inline nampi::mpi::unique_datatype type_create_resized_c(nampi::mpi::datatype oldtype, MPI_Count lb,
+                                                         MPI_Count extent) {
 #if defined(NAMPI_HAVE_MPI_TYPE_CREATE_RESIZED_C)
   MPI_Datatype newtype = nampi::mpi::datatype().get();
   nampi::detail::call_mpi("MPI_Type_create_resized_c", MPI_Type_create_resized_c, oldtype.get(), lb,
