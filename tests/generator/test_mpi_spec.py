@@ -628,5 +628,8 @@ def test_coverage_table(spec):
     assert (rows["collectives"].functions, rows["collectives"].bound) == (55, 1)
     assert rows["info"].deprecated == 2 and rows["tools"].title == "Tool Support"
     text = render_coverage(make_environment(ROOT / "templates"), spec, load_mpi_callbacks(SPEC, ROOT), {"MPI_Send"})["docs/coverage.md"]
-    assert "| Point-to-Point Communication | `spec/mpi/pt2pt.yaml` | 55 | 28 | 0 | 1 |" in text
+    # functions, `_c` twins, deprecated, typed wrappers, named-parameter bindings (no MPI columns
+    # without availability records)
+    assert "| Point-to-Point Communication | `spec/mpi/pt2pt.yaml` | 55 | 28 | 0 | 55 | 1 |" in text
+    assert rows["tools"].typed == 51 and rows[""].typed == 530  # MPI_Pcontrol: C varargs
     assert "21 callback typedefs and 13 predefined" in text
