@@ -94,6 +94,7 @@ class Typed:
     skip: bool = False  # no typed wrapper
     borrowed: tuple[str, ...] = ()  # out handles returned without ownership
     callable: str | None = None  # callback typedefs: adapter nampi::mpi::callable::<name>
+    raw: bool = False  # callback typedefs: stays a C function pointer (reason says why)
     where: Where | None = field(default=None, compare=False)
 
 
@@ -249,8 +250,10 @@ def _typed(name: str, entry: dict, params: list[MpiParam], where: Where) -> Type
     is_callback = bool(entry.get("callback"))
     if "callable" in raw and not is_callback:
         raise SpecError(at, f"{name}.typed.callable: only a callback typedef (callback: true) can have a callable adapter")
+    if "raw" in raw and not is_callback:
+        raise SpecError(at, f"{name}.typed.raw: only a callback typedef (callback: true) is kept as a C function pointer")
     if ("skip" in raw or "borrowed" in raw) and is_callback:
-        raise SpecError(at, f"{name}.typed: a callback typedef takes only 'callable'")
+        raise SpecError(at, f"{name}.typed: a callback typedef takes only 'callable' or 'raw'")
     by_name = {p.name: p for p in params}
     for index, pname in enumerate(raw.get("borrowed", [])):
         param = by_name.get(pname)
@@ -263,6 +266,7 @@ def _typed(name: str, entry: dict, params: list[MpiParam], where: Where) -> Type
         skip=bool(raw.get("skip", False)),
         borrowed=tuple(raw.get("borrowed", ())),
         callable=raw.get("callable"),
+        raw=bool(raw.get("raw", False)),
         where=at,
     )
 

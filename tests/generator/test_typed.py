@@ -143,9 +143,25 @@ def test_callable_overloads(plan):
     assert not w.defines_struct
     w = one(plan, "MPI_Op_create", large=True, template=True)
     assert (w.name, w.adapter) == ("op_create_c", "user_function_c")
-    assert one(plan, "MPI_Comm_create_errhandler", template=True).adapter == "comm_errhandler_function"
+    for kind in ("comm", "win", "file", "session"):
+        w = one(plan, f"MPI_{kind.capitalize()}_create_errhandler", template=True)
+        assert w.adapter == f"{kind}_errhandler_function"
     # Raw function pointers stay available.
     assert one(plan, "MPI_Op_create").signature == "MPI_User_function* user_fn, bool commute"
+
+
+def test_every_callback_typedef_is_a_callable_or_says_why_it_stays_raw():
+    callbacks = load_mpi_callbacks(SPEC, ROOT)
+    typedefs = {name: cb for name, cb in callbacks.items() if cb.callback}
+    undecided = sorted(name for name, cb in typedefs.items() if cb.typed is None or not (cb.typed.callable or cb.typed.raw))
+    assert undecided == []
+    callables = sorted(name for name, cb in typedefs.items() if cb.typed.callable)
+    assert callables == ["MPI_Comm_errhandler_function", "MPI_File_errhandler_function", "MPI_Session_errhandler_function",
+                         "MPI_User_function", "MPI_Win_errhandler_function"]
+    # A raw typedef gets no callable overload: its functions keep only the C pointer.
+    chapters, _ = typed_plan(load_mpi_spec(SPEC, ROOT), callbacks)
+    keyval = [w for w in chapters["communicators"] if w.c_name == "MPI_Comm_create_keyval"]
+    assert [w.template for w in keyval] == [""]
 
 
 # --- `typed:` overrides -----------------------------------------------------------------------
@@ -189,6 +205,10 @@ def test_override_errors_have_file_and_line(tmp_spec):
         "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.borrowed: 'comm' is not an out handle (it is in 'MPI_Comm')")
     assert load_error(tmp_spec, with_typed('  typed: {callable: user_function, reason: "r"}')) == (
         "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.callable: only a callback typedef (callback: true) can have a callable adapter")
+    assert load_error(tmp_spec, with_typed('  typed: {raw: true, reason: "r"}')) == (
+        "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.raw: only a callback typedef (callback: true) is kept as a C function pointer")
+    message = load_error(tmp_spec, with_typed('  typed: {raw: true}'))
+    assert message.startswith("spec/mpi/a.yaml:3: ") and "reason" in message
     message = load_error(tmp_spec, with_typed("  typed: {skip: true}"))
     assert message.startswith("spec/mpi/a.yaml:3: ") and "reason" in message
     message = load_error(tmp_spec, with_typed('  typed: {skip: true, borrowed: [newcomm], reason: "r"}'))

@@ -18,5 +18,14 @@ struct user_function_c {
 struct comm_errhandler_function {
   void operator()(nampi::mpi::comm, int) const {}
 };
+struct win_errhandler_function {
+  void operator()(nampi::mpi::win, int) const {}
+};
+struct file_errhandler_function {
+  void operator()(nampi::mpi::file, int) const {}
+};
+struct session_errhandler_function {
+  void operator()(nampi::mpi::session, int) const {}
+};
 
 }  // namespace nampi_test::typed_callables

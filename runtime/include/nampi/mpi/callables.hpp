@@ -55,22 +55,43 @@ struct user_function_c {
 #endif
 
 namespace detail {
-// A C variadic function cannot be a lambda: one trampoline per F.
-template <typename F>
-void comm_errhandler_trampoline(MPI_Comm* c, int* error_code, ...) {
-  F{}(comm(*c), *error_code);
+// A C variadic function cannot be a lambda: one trampoline per (handle, F).
+template <typename Handle, typename CHandle, typename F>
+void errhandler_trampoline(CHandle* h, int* error_code, ...) {
+  F{}(Handle(*h), *error_code);
 }
+
+// The error handler typedefs of comm, win, file and session differ only in the handle:
+// Fn is the C typedef, f(Handle, int error_code) the callable.
+template <typename Handle, typename CHandle, typename Fn>
+struct errhandler_function {
+  template <typename F>
+  static constexpr bool accepts = stateless<F> && std::is_invocable_v<const F&, Handle, int>;
+
+  template <typename F>
+  static Fn* pointer() noexcept {
+    return &errhandler_trampoline<Handle, CHandle, F>;
+  }
+};
 }  // namespace detail
 
 // MPI_Comm_errhandler_function (MPI_Comm_create_errhandler): f(comm, int error_code).
-struct comm_errhandler_function {
-  template <typename F>
-  static constexpr bool accepts = stateless<F> && std::is_invocable_v<const F&, comm, int>;
+struct comm_errhandler_function
+    : detail::errhandler_function<comm, MPI_Comm, MPI_Comm_errhandler_function> {};
 
-  template <typename F>
-  static MPI_Comm_errhandler_function* pointer() noexcept {
-    return &detail::comm_errhandler_trampoline<F>;
-  }
-};
+// MPI_Win_errhandler_function (MPI_Win_create_errhandler): f(win, int error_code).
+struct win_errhandler_function
+    : detail::errhandler_function<win, MPI_Win, MPI_Win_errhandler_function> {};
+
+// MPI_File_errhandler_function (MPI_File_create_errhandler): f(file, int error_code).
+struct file_errhandler_function
+    : detail::errhandler_function<file, MPI_File, MPI_File_errhandler_function> {};
+
+#ifdef NAMPI_HAVE_MPI_SESSION_CREATE_ERRHANDLER
+// MPI_Session_errhandler_function (MPI_Session_create_errhandler, MPI 4.0): f(session, int
+// error_code).
+struct session_errhandler_function
+    : detail::errhandler_function<session, MPI_Session, MPI_Session_errhandler_function> {};
+#endif
 
 }  // namespace nampi::mpi::callable
