@@ -4,7 +4,7 @@ exact multiset of MPI calls (from rules.yaml) and the received data."""
 
 from __future__ import annotations
 
-from .cpp import describe_param
+from .cpp import describe_param, have_macro
 from .errors import SpecError
 from .model import Binding, Form, FormParam, subsets
 
@@ -34,6 +34,13 @@ def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, s
     return role, f"{factory}<nampi::resize_to_fit>({storage})", [f"{p.storage} {storage}{{}};"]
 
 
+def _completed(binding: Binding, calls: dict[str, int]) -> dict[str, int]:
+    """The calls of a test, which completes a nonblocking call with wait() (one MPI_Wait)."""
+    if binding.nonblocking:
+        calls = dict(sorted({**calls, "MPI_Wait": calls.get("MPI_Wait", 0) + 1}.items()))
+    return calls
+
+
 def cases(binding: Binding, form: Form) -> list[dict]:
     test = form.test if form.test is not None else binding.regular.test
     inferable = [p.name for p in form.inferable]
@@ -52,7 +59,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                     primary_given = True
             else:
                 computed.add(p.name)
-        calls = form.expected_calls(binding.mpi, computed)
+        calls = _completed(binding, form.expected_calls(binding.mpi, computed))
         omitted = [n for n in inferable if n not in given]
         name = f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: given {{{', '.join(given)}}}, omitted {{{', '.join(omitted)}}}"
         returns = form.primary is not None and form.primary.returned_if_omitted
@@ -107,7 +114,7 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     return {
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
-        "calls": form.expected_calls(binding.mpi, computed),
+        "calls": _completed(binding, form.expected_calls(binding.mpi, computed)),
         "value_checks": checks,
         "result_from": access(primary) if primary_returned else None,
     }
@@ -132,7 +139,14 @@ def test_view(binding: Binding) -> dict:
                 "requested_back": requested_back_case(binding, form),
             }
         )
-    return {"name": binding.name, "source": binding.source, "forms": forms}
+    return {
+        "name": binding.name,
+        "source": binding.source,
+        "forms": forms,
+        "have_macro": have_macro(binding.mpi),
+        "mpi": binding.mpi,
+        "completion": ".wait()" if binding.nonblocking else "",
+    }
 
 
 def doc_view(binding: Binding) -> dict:

@@ -3,6 +3,7 @@ and fill in. Every function returns plain data (strings, lists, dicts)."""
 
 from __future__ import annotations
 
+from .load import REQUEST_ARG
 from .model import Binding, Form, FormParam, Parameter
 
 ID = "nampi::param_id::{}"
@@ -86,11 +87,12 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     return out
 
 
-def _slot(p: FormParam) -> str:
-    returned = "true" if p.returned_if_omitted else "false"
-    return (
-        f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {p.storage}, nampi::{p.policy}, {returned}>(args...);"
-    )
+def _slot(p: FormParam, nonblocking: bool) -> str:
+    flags = "true" if p.returned_if_omitted else "false"
+    if nonblocking:
+        # Inputs moved in stay alive until the call completes; moved-in data comes back.
+        flags += ", nampi::detail::moved_input::" + ("hand_back" if p.param.data else "keep")
+    return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {p.storage}, nampi::{p.policy}, {flags}>(args...);"
 
 
 def _rule_call(p: FormParam, rule_call) -> str:
@@ -101,6 +103,8 @@ def _rule_call(p: FormParam, rule_call) -> str:
 def _mpi_arg(arg: str, form: Form) -> str:
     if arg == "comm":
         return "ctx.comm"
+    if arg == REQUEST_ARG:
+        return REQUEST_ARG
     if arg.startswith("MPI_") or arg.isdigit():
         return arg
     to_mpi = form.param(arg).param.to_mpi
@@ -113,16 +117,33 @@ def _mpi_arg(arg: str, form: Form) -> str:
 def body(binding: Binding, form: Form) -> dict:
     primary = form.primary.name if form.primary else None
     others = [p.name for p in form.params if p.name != primary]
+    call = f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, ' + ", ".join(_mpi_arg(a, form) for a in form.mpi_args) + ");"
+    slots = [primary or "nampi::detail::no_primary"] + others
+    if not binding.nonblocking:
+        finish = [call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]
+    else:
+        finish = _start_nonblocking(binding, form, call, primary, others)
     return {
-        "slots": [_slot(p) for p in form.params],
+        "slots": [_slot(p, binding.nonblocking) for p in form.params],
         "rules": [_rule_call(p, r) for p, r in form.rule_order],
-        "mpi_call": f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, '
-        + ", ".join(_mpi_arg(a, form) for a in form.mpi_args)
-        + ");",
-        "result": "return nampi::detail::make_result<std::remove_cvref_t<Args>...>("
-        + ", ".join([primary or "nampi::detail::no_primary"] + others)
-        + ");",
+        "finish": finish,
     }
+
+
+def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | None, others: list[str]) -> list[str]:
+    """Moves the slots into the result (nonblocking.hpp), which runs `call` on them there; the
+    status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
+    names = [primary] + others
+    used = set(form.mpi_args)
+    status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
+    lambda_params = ", ".join(f"auto& {n}" if n in used else "auto&" for n in names)
+    moved = ", ".join(f"std::move({n})" if n else "nampi::detail::no_primary" for n in names)
+    status_index = "nampi::detail::no_status" if status is None else str(status)
+    return [
+        f"return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>, {status_index}>(",
+        f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call} }},',
+        f"  {moved});",
+    ]
 
 
 def out_of_line(form: Form) -> str | None:

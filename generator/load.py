@@ -24,6 +24,8 @@ from .yamlload import load_yaml, where_of
 
 # MPI arguments that are not parameters: the communicator and MPI constants.
 COMM_ARG = "comm"
+# The last argument of a nonblocking MPI function (added by the generator, never written in YAML).
+REQUEST_ARG = "request"
 
 
 @dataclass
@@ -51,6 +53,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             doc=entry["doc"],
             to_mpi=entry["to_mpi"],
             array=bool(entry.get("array")),
+            data=bool(entry.get("data")),
             storage=entry.get("storage"),
             omitted_storage=entry.get("omitted_storage"),
             factories=dict(entry["factories"]),
@@ -109,7 +112,14 @@ def _element_cpp(element: str | None, params: dict, where: Where, context: str) 
     return f"nampi::detail::slot_element_t<decltype({element})>", False
 
 
-def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> Form:
+def _nonblocking_args(args: list[str], params: list[FormParam]) -> list[str]:
+    """A nonblocking MPI function takes the blocking one's arguments without the status
+    (MPI_Wait or MPI_Test fills it) and with the request last."""
+    status = {p.name for p in params if p.param.to_mpi == "status"}
+    return [a for a in args if a not in status] + [REQUEST_ARG]
+
+
+def _load_form(kind, entry, parameters, rules, mpi_function, context, test, nonblocking=False) -> Form:
     where = entry.where
     raw_params = entry["params"]
     element, element_template = _element_cpp(entry.get("element"), raw_params, where, context)
@@ -163,6 +173,8 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
             args.append(arg)
         else:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
+    if nonblocking:
+        args = _nonblocking_args(args, params)
     if mpi_function is not None and len(args) != len(mpi_function.params):
         raise SpecError(
             entry["mpi_args"].where,
@@ -180,6 +192,31 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test) -> F
     return Form(kind, params, rule_order, args, primary, element, element_template, test, where)
 
 
+def _load_binding(name, blocking_name, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
+    """The binding `name`: the blocking call, or (name != blocking_name) its nonblocking variant,
+    which has the same parameters and rules and calls entry['nonblocking'] instead."""
+    nonblocking = name != blocking_name
+    mpi = entry["nonblocking"] if nonblocking else entry["mpi"]
+    mpi_where = where_of(entry, "nonblocking" if nonblocking else "mpi")
+    if mpi_functions and mpi not in mpi_functions:
+        raise SpecError(mpi_where, f"{name}: '{mpi}' is not in spec/mpi/")
+    fn = mpi_functions.get(mpi) if mpi_functions else None
+    regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"], nonblocking)
+    in_place, trigger = None, None
+    if "in_place" in entry:
+        ip = entry["in_place"]
+        in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), nonblocking)
+        trigger = "send_recv_buf"
+        if in_place.param(trigger) is None:
+            raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")
+        if regular.param(trigger) is not None:
+            raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
+    doc = entry["doc"]
+    if nonblocking:
+        doc += " Nonblocking: returns at once a result that owns the call's buffers; wait() or test() gives what the blocking call returns."
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, "nonblocking" if nonblocking else "blocking")
+
+
 def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[list[Binding], list[Path]]:
     bindings, files = [], sorted((root / "spec" / "bindings").glob("*.yaml"))
     schema = load_schema(root / "spec" / "schema" / "bindings.schema.json")
@@ -193,19 +230,15 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
             if name in seen:
                 raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
             seen[name] = where
-            if mpi_functions and entry["mpi"] not in mpi_functions:
-                raise SpecError(where_of(entry, "mpi"), f"{name}: '{entry['mpi']}' is not in spec/mpi/")
-            fn = mpi_functions.get(entry["mpi"]) if mpi_functions else None
-            regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"])
-            in_place, trigger = None, None
-            if "in_place" in entry:
-                ip = entry["in_place"]
-                in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"))
-                trigger = "send_recv_buf"
-                if in_place.param(trigger) is None:
-                    raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")
-                if regular.param(trigger) is not None:
-                    raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
-            bindings.append(Binding(name, path.stem, rel, entry["mpi"], entry["doc"], regular, in_place, trigger, where))
+            bindings.append(_load_binding(name, name, entry, path.stem, rel, parameters, rules, mpi_functions, where))
+            if "nonblocking" in entry:
+                nb_name = "i" + name
+                nb_where = where_of(entry, "nonblocking")
+                if nb_name in seen:
+                    raise SpecError(nb_where, f"binding '{nb_name}' is already defined at {seen[nb_name]}")
+                seen[nb_name] = nb_where
+                bindings.append(
+                    _load_binding(nb_name, name, entry, path.stem, rel, parameters, rules, mpi_functions, nb_where)
+                )
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

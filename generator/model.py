@@ -23,6 +23,7 @@ class Parameter:
     omitted_storage: str | None
     factories: dict  # role -> factory name
     where: Where
+    data: bool = False  # the message data: moved into a nonblocking call, it comes back from wait()
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,11 @@ class Binding:
     in_place: Form | None
     in_place_trigger: str | None
     where: Where
+    variant: str = "blocking"  # "blocking" | "nonblocking" (returns a nonblocking_result)
+
+    @property
+    def nonblocking(self) -> bool:
+        return self.variant == "nonblocking"
 
     @property
     def forms(self) -> list[Form]:

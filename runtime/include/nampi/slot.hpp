@@ -81,6 +81,35 @@ class input_slot {
   const object_type* object_;
 };
 
+// What a call does with an input the caller moved in (an rvalue argument).
+enum class moved_input {
+  borrow,     // a blocking call: read it from the argument, which outlives the call
+  keep,       // a nonblocking call: own it until the call completes
+  hand_back,  // the same, and return it (the message data) from wait()
+};
+
+// Reads a value the caller moved into a nonblocking call: the slot keeps it
+// until the call completes, and hands a data buffer back in the result (a
+// single value is a copy the caller does not need back).
+template <auto Id, typename Object, bool HandBack>
+class owned_input_slot {
+ public:
+  using object_type = std::remove_cvref_t<Object>;
+  static constexpr auto id = Id;
+  static constexpr bool computed = false;
+  static constexpr bool returned = HandBack && is_buffer_v<object_type>;
+
+  explicit owned_input_slot(object_type&& object) : object_(std::move(object)) {}
+
+  const object_type& get() const { return object_; }
+  const auto* data() const { return data_of(object_); }
+  std::size_t size() const { return size_of(object_); }
+  object_type extract() { return std::move(object_); }
+
+ private:
+  object_type object_;
+};
+
 // Receives a value. Owned storage (omitted parameter, or an rvalue the caller
 // moved in) travels back in the result if Returned; a referenced object is
 // written in place.
@@ -149,8 +178,10 @@ using choose_policy =
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself;
 //  Policy         - the binding's resize policy when the caller names none;
-//  ReturnOmitted  - an omitted parameter is returned (the receive buffer).
-template <auto Id, typename Default, typename Policy, bool ReturnOmitted, typename... Args>
+//  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
+//  Moved          - what a nonblocking call does with an input moved in.
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
+          moved_input Moved = moved_input::borrow, typename... Args>
 auto resolve(Args&... args) {
   if constexpr (!has_param<Id, Args...>) {
     return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
@@ -159,7 +190,11 @@ auto resolve(Args&... args) {
     using P = std::remove_cvref_t<decltype(param)>;
     using Storage = typename P::storage_type;
     if constexpr (P::direction == role::in) {
-      return input_slot<Id, Storage>(param.value);
+      if constexpr (Moved != moved_input::borrow && !std::is_lvalue_reference_v<Storage>)
+        return owned_input_slot<Id, Storage, Moved == moved_input::hand_back>(
+            std::move(param.value));
+      else
+        return input_slot<Id, Storage>(param.value);
     } else if constexpr (std::is_lvalue_reference_v<Storage>) {
       return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, false,
                          false>(param.value);

@@ -1,0 +1,182 @@
+// Results of nonblocking calls: they own what the call uses until it completes.
+//
+// `auto r = comm.iallgatherv(send_buf(v));` starts MPI_Iallgatherv and returns a
+// nonblocking_result holding the request and every slot of the call: buffers
+// it allocated (the receive buffer, computed counts and displacements) and
+// buffers the caller moved in. Nothing in it can be read before completion:
+// `r.wait()` returns what the blocking call would return (plus moved-in input
+// buffers, handed back), and `r.test()` returns it once done. Buffers the
+// caller passed as lvalues are referenced; keeping them alive and untouched
+// until completion is the caller's duty, as in MPI.
+//
+// Destroying a pending result waits for it (like std::jthread joins): its
+// buffers cannot be freed while MPI may still write them, and an assertion
+// would leave the program no safe way on. An MPI error in that wait cannot be
+// thrown from a destructor, so it terminates with MPI's message.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/error.hpp"
+#include "nampi/result.hpp"
+#include "nampi/slot.hpp"
+
+namespace nampi {
+namespace detail {
+
+template <typename... T>
+struct type_list {};
+
+// StatusIndex of a call without a status parameter.
+inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
+
+template <typename ArgList>
+struct finish_result;
+template <typename... Args>
+struct finish_result<type_list<Args...>> {
+  // The blocking call's result, moved out of the slots.
+  template <typename... Slots>
+  static auto from(std::tuple<Slots...>& slots) {
+    return std::apply([](auto&... s) { return make_result<Args...>(s...); }, slots);
+  }
+};
+
+struct start_tag {};
+
+template <typename T>
+inline constexpr bool dependent_false = false;
+
+}  // namespace detail
+
+// ArgList: the caller's argument types (they order the returned values);
+// StatusIndex: the slot MPI_Wait/MPI_Test fill with the status, if any.
+template <typename ArgList, std::size_t StatusIndex, typename... Slots>
+class [[nodiscard]] nonblocking_result {
+  struct state {
+    template <typename... S>
+    explicit state(S&&... s) : slots(std::forward<S>(s)...) {}
+    std::tuple<Slots...> slots;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+
+ public:
+  using value_type = decltype(detail::finish_result<ArgList>::from(
+      std::declval<std::tuple<Slots...>&>()));
+  // test(): whether it completed (no value), or the value once it has.
+  using test_type =
+      std::conditional_t<std::is_void_v<value_type>, bool, std::optional<value_type>>;
+
+  // Used by generated calls: moves the slots to the heap (their addresses must
+  // not change while MPI uses them), then starts the call on them.
+  template <typename Start, typename... S>
+  nonblocking_result(detail::start_tag, const char* call, Start&& start, S&&... slots)
+      : call_(call), state_(std::make_unique<state>(std::forward<S>(slots)...)) {
+    std::apply([&](auto&... s) { start(s..., &state_->request); }, state_->slots);
+  }
+
+  nonblocking_result(nonblocking_result&&) noexcept = default;
+  nonblocking_result& operator=(nonblocking_result&& other) noexcept {
+    if (this != &other) {
+      finish_quietly();
+      call_ = other.call_;
+      state_ = std::move(other.state_);
+    }
+    return *this;
+  }
+  ~nonblocking_result() { finish_quietly(); }
+
+  // Waits for completion and returns what the blocking call returns.
+  value_type wait() {
+    check_holds("wait");
+    detail::call_mpi("MPI_Wait", MPI_Wait, &state_->request, status());
+    return take();
+  }
+
+  // Completed? Then the value (or true when the call returns nothing); the
+  // result is empty afterwards. Not yet: an empty optional (or false).
+  test_type test() {
+    check_holds("test");
+    int done = 0;
+    detail::call_mpi("MPI_Test", MPI_Test, &state_->request, &done, status());
+    if constexpr (std::is_void_v<value_type>) {
+      if (done) take();
+      return done != 0;
+    } else {
+      if (!done) return std::nullopt;
+      return test_type(take());
+    }
+  }
+
+  // Still holds a call whose value was not taken by wait() or test().
+  bool holds_call() const noexcept { return state_ != nullptr; }
+
+  // The MPI request, for MPI_Waitall and friends. Completing it there sets it
+  // to MPI_REQUEST_NULL; wait() then returns the value at once (a status
+  // parameter keeps what the caller's MPI call wrote, not this request's).
+  MPI_Request& mpi_request() {
+    check_holds("mpi_request");
+    return state_->request;
+  }
+
+  // A pending result has nothing to read: the data arrives through wait() or test().
+  template <std::size_t I>
+  void get() const {
+    static_assert(detail::dependent_false<std::integral_constant<std::size_t, I>>,
+                  "nampi: a nonblocking call's data is reachable only through wait() or test() "
+                  "(the call may still be writing it)");
+  }
+
+ private:
+  MPI_Status* status() {
+    if constexpr (StatusIndex == detail::no_status)
+      return MPI_STATUS_IGNORE;
+    else
+      return detail::to_mpi_status(std::get<StatusIndex>(state_->slots));
+  }
+
+  value_type take() {
+    const std::unique_ptr<state> done = std::move(state_);
+    return detail::finish_result<ArgList>::from(done->slots);
+  }
+
+  void check_holds(const char* what) const {
+    NAMPI_ASSERT(state_ != nullptr, std::string(call_) + ": " + what +
+                                        "() on a result whose value was already taken");
+    (void)what;
+  }
+
+  void finish_quietly() noexcept {
+    if (!state_ || state_->request == MPI_REQUEST_NULL) return;
+    const int code = MPI_Wait(&state_->request, status());
+    if (code != MPI_SUCCESS) {
+      std::fprintf(stderr, "nampi: %s: waiting for a destroyed pending result failed: %s\n",
+                   call_, mpi_error::error_string(code).c_str());
+      std::terminate();
+    }
+  }
+
+  const char* call_;
+  std::unique_ptr<state> state_;
+};
+
+namespace detail {
+
+// Starts a nonblocking call (see calls.hpp.j2): `start(slots..., request)`
+// issues the MPI function on the slots once they are in their final place.
+template <typename ArgList, std::size_t StatusIndex, typename Start, typename... Slots>
+auto start_nonblocking(const char* call, Start&& start, Slots&&... slots) {
+  return nonblocking_result<ArgList, StatusIndex, std::remove_cvref_t<Slots>...>(
+      start_tag{}, call, std::forward<Start>(start), std::forward<Slots>(slots)...);
+}
+
+}  // namespace detail
+}  // namespace nampi
