@@ -1,6 +1,6 @@
 """generated/docs/reference/ (generator/reference.py): a page per chapter of spec/mpi/ listing
 every function's C and typed C++ declarations, versions, availability and named-parameter
-calls."""
+calls; and the copy of the coverage table in README.md."""
 
 from __future__ import annotations
 
@@ -208,4 +208,20 @@ def test_committed_pages_are_linked():
         if page.name != "README.md":
             assert f"]({page.name})" in index, page.name
     assert "](reference/README.md)" in (docs / "coverage.md").read_text(encoding="utf-8")
+    assert "](generated/docs/reference/README.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
+
+def table(text: str, after: str = "") -> list[str]:
+    """The first Markdown table after the line `after` (from the start if empty)."""
+    lines = text.splitlines()
+    start = lines.index(after) if after else 0
+    first = next(i for i in range(start, len(lines)) if lines[i].startswith("|"))
+    end = next((i for i in range(first, len(lines)) if not lines[i].startswith("|")), len(lines))
+    return lines[first:end]
+
+
+def test_readme_has_the_generated_coverage_table():
+    coverage = table((ROOT / "generated" / "docs" / "coverage.md").read_text(encoding="utf-8"))
+    readme = table((ROOT / "README.md").read_text(encoding="utf-8"), "## Coverage and reference")
+    assert len(coverage) > 3  # header, rule, chapters, total
+    assert readme == coverage, "README.md's coverage table differs from generated/docs/coverage.md: copy it again"
