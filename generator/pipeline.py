@@ -10,8 +10,9 @@ from .coverage import render_coverage
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import DEVIATIONS_FILE, load_mpi_entries
 from .pmpi import render_pmpi
+from .reference import render_reference
 from .render import make_environment
-from .typed import render_typed
+from .typed import render_typed, typed_plan
 
 
 def load_spec(root: Path) -> tuple[Spec, dict, dict]:
@@ -66,7 +67,9 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
         )
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
-    out.update(render_typed(env, mpi_functions, callbacks))
+    typed = typed_plan(mpi_functions, callbacks)  # one model for the headers and the reference pages
+    out.update(render_typed(env, typed))
     records = availability.load(root / "spec", root, mpi_functions)
     out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}, records))
+    out.update(render_reference(env, mpi_functions, typed, {b.name: b.mpi for b in spec.bindings}, records))
     return out, spec.inputs + sorted((root / "templates").glob("*.j2"))

@@ -588,18 +588,19 @@ def typed_plan(functions: dict[str, MpiFunction], callbacks: dict[str, MpiFuncti
 
 
 TYPED_SOURCES = "spec/mpi/*.yaml, spec/mpi/callbacks.yaml"
+HEADER = "nampi/mpi/{chapter}.hpp"  # one per chapter, under generated/include/
 
 
-def render_typed(env, functions: dict[str, MpiFunction], callbacks: dict[str, MpiFunction]) -> dict[str, str]:
-    """{path relative to generated/: text}: one header per chapter, the umbrella, the compile test."""
-    chapters, skipped = typed_plan(functions, callbacks)
+def render_typed(env, plan: tuple[dict[str, list[Wrapper]], list[Skipped]]) -> dict[str, str]:
+    """{path under generated/: text} from typed_plan's result: chapter headers, umbrella, compile test."""
+    chapters, skipped = plan
     out = {}
     for chapter, wrappers in chapters.items():
-        out[f"include/nampi/mpi/{chapter}.hpp"] = env.get_template("typed.hpp.j2").render(
+        out["include/" + HEADER.format(chapter=chapter)] = env.get_template("typed.hpp.j2").render(
             sources=TYPED_SOURCES, chapter=chapter, wrappers=wrappers,
             skipped=[s for s in skipped if s.source.startswith(f"spec/mpi/{chapter}.yaml")],
         )
     out["include/nampi/mpi.hpp"] = env.get_template("typed_all.hpp.j2").render(sources=TYPED_SOURCES, chapters=list(chapters))
-    everything = [w for wrappers in chapters.values() for w in wrappers]
-    out["tests/test_typed_signatures.cpp"] = env.get_template("typed_test.cpp.j2").render(sources=TYPED_SOURCES, wrappers=everything)
+    out["tests/test_typed_signatures.cpp"] = env.get_template("typed_test.cpp.j2").render(
+        sources=TYPED_SOURCES, wrappers=[w for ws in chapters.values() for w in ws])
     return out
