@@ -34,11 +34,34 @@ def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, s
     return role, f"{factory}<nampi::resize_to_fit>({storage})", [f"{p.storage} {storage}{{}};"]
 
 
-def _completed(binding: Binding, calls: dict[str, int]) -> dict[str, int]:
-    """The calls of a test, which completes a nonblocking call with wait() (one MPI_Wait)."""
-    if binding.nonblocking:
-        calls = dict(sorted({**calls, "MPI_Wait": calls.get("MPI_Wait", 0) + 1}.items()))
-    return calls
+def _completed(binding: Binding, calls: dict[str, int], released: bool = True) -> dict[str, int]:
+    """The calls of a test: it completes a nonblocking call with wait() (one MPI_Wait), and
+    starts a persistent one once, waits, and (if `released`) destroys it (MPI_Request_free)."""
+    extra = {"blocking": [], "nonblocking": ["MPI_Wait"], "persistent": ["MPI_Start", "MPI_Wait"]}[binding.variant]
+    if binding.variant == "persistent" and released:
+        extra.append("MPI_Request_free")
+    out = dict(calls)
+    for fn in extra:
+        out[fn] = out.get(fn, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _statement(binding: Binding, call: str, prefix: str) -> str:
+    """The C++ statement of a test that issues `call` and completes it."""
+    if binding.variant == "nonblocking":
+        return f"{prefix}{call}.wait();"
+    if binding.variant == "persistent":
+        return f"{{ auto persistent = {call}; persistent.start(); {prefix}persistent.wait(); }}"
+    return f"{prefix}{call};"
+
+
+def _returned_statement(binding: Binding, call: str) -> str:
+    """`returned` = what the call gives back (a persistent call stays alive: `returned` views it)."""
+    if binding.variant == "nonblocking":
+        return f"auto returned = {call}.wait();"
+    if binding.variant == "persistent":
+        return f"auto persistent = {call}; persistent.start(); auto returned = persistent.wait();"
+    return f"auto returned = {call};"
 
 
 def cases(binding: Binding, form: Form) -> list[dict]:
@@ -48,6 +71,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
     for given in subsets(inferable):
         args, decls, computed = [], [], set()
         primary_given = False
+        returns = form.primary is not None and form.primary.returned_if_omitted
         for p in form.params:
             if p.required or p.required_at_root or p.name in given:
                 role, arg, d = _arg(p, form, test, binding)
@@ -60,9 +84,10 @@ def cases(binding: Binding, form: Form) -> list[dict]:
             else:
                 computed.add(p.name)
         calls = _completed(binding, form.expected_calls(binding.mpi, computed))
+        prefix = "result = " if (returns and not primary_given) else ""
+        call = f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"
         omitted = [n for n in inferable if n not in given]
         name = f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: given {{{', '.join(given)}}}, omitted {{{', '.join(omitted)}}}"
-        returns = form.primary is not None and form.primary.returned_if_omitted
         out.append(
             {
                 "name": name,
@@ -71,7 +96,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                 "calls": calls,
                 "declare_result": primary_given,
                 "assign_result": returns and not primary_given,
-                "call_prefix": "result = " if (returns and not primary_given) else "",
+                "statement": _statement(binding, call, prefix),
             }
         )
     return out
@@ -114,7 +139,8 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     return {
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
-        "calls": _completed(binding, form.expected_calls(binding.mpi, computed)),
+        "calls": _completed(binding, form.expected_calls(binding.mpi, computed), released=False),
+        "statement": _returned_statement(binding, f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"),
         "value_checks": checks,
         "result_from": access(primary) if primary_returned else None,
     }
@@ -145,7 +171,6 @@ def test_view(binding: Binding) -> dict:
         "forms": forms,
         "have_macro": have_macro(binding.mpi),
         "mpi": binding.mpi,
-        "completion": ".wait()" if binding.nonblocking else "",
     }
 
 

@@ -130,9 +130,12 @@ def body(binding: Binding, form: Form) -> dict:
     }
 
 
+STARTERS = {"nonblocking": "start_nonblocking", "persistent": "init_persistent"}
+
+
 def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | None, others: list[str]) -> list[str]:
-    """Moves the slots into the result (nonblocking.hpp), which runs `call` on them there; the
-    status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
+    """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs `call` on
+    them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
     names = [primary] + others
     used = set(form.mpi_args)
     status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
@@ -140,7 +143,7 @@ def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | N
     moved = ", ".join(f"std::move({n})" if n else "nampi::detail::no_primary" for n in names)
     status_index = "nampi::detail::no_status" if status is None else str(status)
     return [
-        f"return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>, {status_index}>(",
+        f"return nampi::detail::{STARTERS[binding.variant]}<nampi::detail::type_list<std::remove_cvref_t<Args>...>, {status_index}>(",
         f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call} }},',
         f"  {moved});",
     ]

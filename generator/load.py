@@ -112,14 +112,24 @@ def _element_cpp(element: str | None, params: dict, where: Where, context: str) 
     return f"nampi::detail::slot_element_t<decltype({element})>", False
 
 
-def _nonblocking_args(args: list[str], params: list[FormParam]) -> list[str]:
-    """A nonblocking MPI function takes the blocking one's arguments without the status
-    (MPI_Wait or MPI_Test fills it) and with the request last."""
+# The variants a binding entry can add: key -> the binding's name from the blocking one's.
+VARIANTS = {"nonblocking": lambda name: "i" + name, "persistent": lambda name: name + "_init"}
+
+
+def _variant_args(args: list[str], params: list[FormParam], mpi_function) -> list[str]:
+    """A nonblocking or persistent MPI function takes the blocking one's arguments without the
+    status (MPI_Wait or MPI_Test fills it) and with the request last; a persistent collective
+    also takes an info argument (MPI_INFO_NULL: nampi passes no hints yet)."""
     status = {p.name for p in params if p.param.to_mpi == "status"}
-    return [a for a in args if a not in status] + [REQUEST_ARG]
+    out = [a for a in args if a not in status]
+    if mpi_function is not None:
+        kinds = [p.kind for p in mpi_function.params]
+        if "INFO" in kinds:
+            out.insert(kinds.index("INFO"), "MPI_INFO_NULL")
+    return out + [REQUEST_ARG]
 
 
-def _load_form(kind, entry, parameters, rules, mpi_function, context, test, nonblocking=False) -> Form:
+def _load_form(kind, entry, parameters, rules, mpi_function, context, test, variant="blocking") -> Form:
     where = entry.where
     raw_params = entry["params"]
     element, element_template = _element_cpp(entry.get("element"), raw_params, where, context)
@@ -173,8 +183,8 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, nonb
             args.append(arg)
         else:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
-    if nonblocking:
-        args = _nonblocking_args(args, params)
+    if variant != "blocking":
+        args = _variant_args(args, params, mpi_function)
     if mpi_function is not None and len(args) != len(mpi_function.params):
         raise SpecError(
             entry["mpi_args"].where,
@@ -192,29 +202,33 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, nonb
     return Form(kind, params, rule_order, args, primary, element, element_template, test, where)
 
 
-def _load_binding(name, blocking_name, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
-    """The binding `name`: the blocking call, or (name != blocking_name) its nonblocking variant,
-    which has the same parameters and rules and calls entry['nonblocking'] instead."""
-    nonblocking = name != blocking_name
-    mpi = entry["nonblocking"] if nonblocking else entry["mpi"]
-    mpi_where = where_of(entry, "nonblocking" if nonblocking else "mpi")
+def _load_binding(name, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
+    """The binding `name`: the blocking call (variant "blocking"), or a variant of it with the
+    same parameters and rules that calls the MPI function entry[variant] instead."""
+    key = "mpi" if variant == "blocking" else variant
+    mpi = entry[key]
     if mpi_functions and mpi not in mpi_functions:
-        raise SpecError(mpi_where, f"{name}: '{mpi}' is not in spec/mpi/")
+        raise SpecError(where_of(entry, key), f"{name}: '{mpi}' is not in spec/mpi/")
     fn = mpi_functions.get(mpi) if mpi_functions else None
-    regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"], nonblocking)
+    regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"], variant)
     in_place, trigger = None, None
     if "in_place" in entry:
         ip = entry["in_place"]
-        in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), nonblocking)
+        in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), variant)
         trigger = "send_recv_buf"
         if in_place.param(trigger) is None:
             raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")
         if regular.param(trigger) is not None:
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
-    doc = entry["doc"]
-    if nonblocking:
-        doc += " Nonblocking: returns at once a result that owns the call's buffers; wait() or test() gives what the blocking call returns."
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, "nonblocking" if nonblocking else "blocking")
+    doc = entry["doc"] + VARIANT_DOCS[variant]
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant)
+
+
+VARIANT_DOCS = {
+    "blocking": "",
+    "nonblocking": " Nonblocking: returns at once a result that owns the call's buffers; wait() or test() gives what the blocking call returns.",
+    "persistent": " Persistent: sets the call up once (inference included); start() runs it, wait() returns a view of the result, valid until the next start.",
+}
 
 
 def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[list[Binding], list[Path]]:
@@ -230,15 +244,16 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
             if name in seen:
                 raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
             seen[name] = where
-            bindings.append(_load_binding(name, name, entry, path.stem, rel, parameters, rules, mpi_functions, where))
-            if "nonblocking" in entry:
-                nb_name = "i" + name
-                nb_where = where_of(entry, "nonblocking")
-                if nb_name in seen:
-                    raise SpecError(nb_where, f"binding '{nb_name}' is already defined at {seen[nb_name]}")
-                seen[nb_name] = nb_where
+            bindings.append(_load_binding(name, "blocking", entry, path.stem, rel, parameters, rules, mpi_functions, where))
+            for variant, variant_name in VARIANTS.items():
+                if variant not in entry:
+                    continue
+                vname, vwhere = variant_name(name), where_of(entry, variant)
+                if vname in seen:
+                    raise SpecError(vwhere, f"binding '{vname}' is already defined at {seen[vname]}")
+                seen[vname] = vwhere
                 bindings.append(
-                    _load_binding(nb_name, name, entry, path.stem, rel, parameters, rules, mpi_functions, nb_where)
+                    _load_binding(vname, variant, entry, path.stem, rel, parameters, rules, mpi_functions, vwhere)
                 )
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

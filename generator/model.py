@@ -113,11 +113,12 @@ class Binding:
     in_place: Form | None
     in_place_trigger: str | None
     where: Where
-    variant: str = "blocking"  # "blocking" | "nonblocking" (returns a nonblocking_result)
+    variant: str = "blocking"  # "blocking" | "nonblocking" (nonblocking_result) | "persistent" (persistent_call)
 
     @property
     def nonblocking(self) -> bool:
-        return self.variant == "nonblocking"
+        """Returns while MPI still uses the call's buffers (nonblocking or persistent)."""
+        return self.variant != "blocking"
 
     @property
     def forms(self) -> list[Form]:

@@ -33,9 +33,6 @@
 namespace nampi {
 namespace detail {
 
-template <typename... T>
-struct type_list {};
-
 // StatusIndex of a call without a status parameter.
 inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
 

@@ -24,6 +24,9 @@ template <typename... Values>
 class result;
 
 namespace detail {
+template <typename... T>
+struct type_list {};
+
 template <typename Result>
 struct result_extractors;  // generated: one extract_<name>() per parameter
 
@@ -50,19 +53,27 @@ class result : public detail::result_extractors<result<Values...>> {
     return std::get<I>(values_).value;
   }
   template <std::size_t I>
-  auto&& get() && {
-    return std::move(std::get<I>(values_).value);
+  decltype(auto) get() && {
+    if constexpr (std::is_reference_v<decltype(std::get<I>(values_).value)>)
+      return (std::get<I>(values_).value);  // a view: refers to the call's storage
+    else
+      return std::move(std::get<I>(values_).value);
   }
 
   template <auto Id>
   static constexpr bool contains = ((Values::id == Id) || ...);
 
-  // Moves out the value of parameter Id (used by the extract_<name>() members).
+  // Moves out the value of parameter Id (used by the extract_<name>() members);
+  // from a view (a persistent call's result), copies it.
   template <auto Id>
   auto extract() {
     static_assert(contains<Id>, "nampi: this result does not hold that parameter");
     constexpr std::size_t index = detail::index_of_id<Id, Values...>();
-    return std::move(std::get<index>(values_).value);
+    using V = decltype(std::get<index>(values_).value);
+    if constexpr (std::is_reference_v<V>)
+      return std::remove_cvref_t<V>(std::get<index>(values_).value);
+    else
+      return std::move(std::get<index>(values_).value);
   }
 
  private:
@@ -78,20 +89,24 @@ constexpr std::size_t result_position() {
   return Primary ? 0 : 1 + index_of<Slot::id, Args...>();
 }
 
-// Builds the call's return value from its slots (first = primary).
-template <typename... Args, typename Primary, typename... Others>
-auto make_result(Primary& primary, Others&... others) {
-  constexpr std::size_t n = 1 + sizeof...(Others);
-  constexpr std::array<bool, n> keep{Primary::returned, Others::returned...};
-  constexpr std::array<std::size_t, n> key{result_position<true, Primary, Args...>(),
-                                           result_position<false, Others, Args...>()...};
-  constexpr std::size_t kept = [&] {
-    std::size_t k = 0;
-    for (bool b : keep) k += b ? 1 : 0;
-    return k;
-  }();
-  // order[i] = which slot goes to place i
-  constexpr auto order = [&] {
+// Which slots a call returns, in the order it returns them: the primary
+// first, then the others in the order the caller named them.
+template <typename ArgList>
+struct result_order;
+template <typename... Args>
+struct result_order<type_list<Args...>> {
+  template <typename Primary, typename... Others>
+  static constexpr auto of() {
+    constexpr std::size_t n = 1 + sizeof...(Others);
+    constexpr std::array<bool, n> keep{Primary::returned, Others::returned...};
+    constexpr std::array<std::size_t, n> key{result_position<true, Primary, Args...>(),
+                                             result_position<false, Others, Args...>()...};
+    constexpr std::size_t kept = [&] {
+      std::size_t k = 0;
+      for (bool b : keep) k += b ? 1 : 0;
+      return k;
+    }();
+    // out[i] = which slot goes to place i
     std::array<std::size_t, kept> out{};
     std::size_t k = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -100,20 +115,48 @@ auto make_result(Primary& primary, Others&... others) {
       for (std::size_t j = i; j > 0 && key[out[j]] < key[out[j - 1]]; --j)
         std::swap(out[j], out[j - 1]);
     return out;
-  }();
+  }
+};
+
+template <typename Slot>
+using slot_type = std::remove_reference_t<Slot>;
+
+// Builds the call's return value from its slots (first = primary), moving
+// the values out of them.
+template <typename... Args, typename Primary, typename... Others>
+auto make_result(Primary& primary, Others&... others) {
+  constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
   auto all = std::tie(primary, others...);
-  if constexpr (kept == 0) {
+  if constexpr (order.size() == 0) {
     return;
-  } else if constexpr (kept == 1) {
+  } else if constexpr (order.size() == 1) {
     return std::get<order[0]>(all).extract();
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return result<
-          returned_value<std::remove_reference_t<std::tuple_element_t<order[I], decltype(all)>>::id,
-                         typename std::remove_reference_t<
-                             std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
+      return result<returned_value<
+          slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
+          typename slot_type<std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
           {std::get<order[I]>(all).extract()}...);
-    }(std::make_index_sequence<kept>{});
+    }(std::make_index_sequence<order.size()>{});
+  }
+}
+
+// The same values, referenced in the slots (which keep them): a persistent
+// call's result, valid until its next start.
+template <typename... Args, typename Primary, typename... Others>
+decltype(auto) view_result(Primary& primary, Others&... others) {
+  constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
+  auto all = std::tie(primary, others...);
+  if constexpr (order.size() == 0) {
+    return;
+  } else if constexpr (order.size() == 1) {
+    return std::get<order[0]>(all).get();
+  } else {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return result<returned_value<
+          slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
+          decltype(std::get<order[I]>(all).get())>...>({std::get<order[I]>(all).get()}...);
+    }(std::make_index_sequence<order.size()>{});
   }
 }
 

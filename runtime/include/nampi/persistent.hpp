@@ -1,0 +1,183 @@
+// Persistent calls: set up once, started many times.
+//
+// `auto op = comm.allgatherv_init(send_buf(v));` runs the inference rules
+// once (counts, displacements, the receive buffer) and calls
+// MPI_Allgatherv_init. Each `op.start()` runs it again on the same buffers;
+// `op.wait()` completes it and returns a view of what the blocking call would
+// return: a reference to the buffer (or a result of references), which stays
+// the call's and is valid until the next start. While a start is pending
+// nothing can be read (`value()` asserts that it is not). Destroying a started
+// call waits for it; MPI_Request_free releases it.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/error.hpp"
+#include "nampi/nonblocking.hpp"
+#include "nampi/result.hpp"
+#include "nampi/slot.hpp"
+
+namespace nampi {
+namespace detail {
+
+template <typename ArgList>
+struct view_of;
+template <typename... Args>
+struct view_of<type_list<Args...>> {
+  template <typename... Slots>
+  static decltype(auto) from(std::tuple<Slots...>& slots) {
+    return std::apply([](auto&... s) -> decltype(auto) { return view_result<Args...>(s...); },
+                      slots);
+  }
+};
+
+}  // namespace detail
+
+template <typename ArgList, std::size_t StatusIndex, typename... Slots>
+class [[nodiscard]] persistent_call {
+  struct state {
+    template <typename... S>
+    explicit state(S&&... s) : slots(std::forward<S>(s)...) {}
+    std::tuple<Slots...> slots;
+    MPI_Request request = MPI_REQUEST_NULL;
+    bool started = false;
+  };
+
+ public:
+  // Used by generated calls: the slots move to the heap (MPI keeps their
+  // addresses for the call's lifetime), then `init` creates the request.
+  template <typename Init, typename... S>
+  persistent_call(detail::start_tag, const char* call, Init&& init, S&&... slots)
+      : call_(call), state_(std::make_unique<state>(std::forward<S>(slots)...)) {
+    std::apply([&](auto&... s) { init(s..., &state_->request); }, state_->slots);
+  }
+
+  persistent_call(persistent_call&&) noexcept = default;
+  persistent_call& operator=(persistent_call&& other) noexcept {
+    if (this != &other) {
+      release();
+      call_ = other.call_;
+      state_ = std::move(other.state_);
+    }
+    return *this;
+  }
+  ~persistent_call() { release(); }
+
+  // Starts the call (MPI_Start); it must not be started already.
+  persistent_call& start() {
+    check_idle("start");
+    detail::call_mpi("MPI_Start", MPI_Start, &state_->request);
+    state_->started = true;
+    return *this;
+  }
+
+  // Completes the started call and returns the view of its result.
+  decltype(auto) wait() {
+    check_holds("wait");
+    detail::call_mpi("MPI_Wait", MPI_Wait, &state_->request, status());
+    state_->started = false;
+    return value();
+  }
+
+  // Completed? (Then value() reads the result.)
+  bool test() {
+    check_holds("test");
+    int done = 0;
+    detail::call_mpi("MPI_Test", MPI_Test, &state_->request, &done, status());
+    if (done) state_->started = false;
+    return done != 0;
+  }
+
+  // The result of the last completed start (references into the call's
+  // storage); nothing to read while a start is pending.
+  decltype(auto) value() {
+    check_idle("value");
+    return detail::view_of<ArgList>::from(state_->slots);
+  }
+
+  bool started() const noexcept { return state_ && state_->started; }
+
+  // The MPI request (for MPI_Startall and friends). Starting or completing it
+  // elsewhere: tell the call with mark_started(true/false).
+  MPI_Request& mpi_request() {
+    check_holds("mpi_request");
+    return state_->request;
+  }
+  void mark_started(bool started) {
+    check_holds("mark_started");
+    state_->started = started;
+  }
+
+  template <std::size_t I>
+  void get() const {
+    static_assert(detail::dependent_false<std::integral_constant<std::size_t, I>>,
+                  "nampi: a persistent call's data is reachable only through wait() or value()");
+  }
+
+ private:
+  MPI_Status* status() {
+    if constexpr (StatusIndex == detail::no_status)
+      return MPI_STATUS_IGNORE;
+    else
+      return detail::to_mpi_status(std::get<StatusIndex>(state_->slots));
+  }
+
+  void check_holds(const char* what) const {
+    NAMPI_ASSERT(state_ != nullptr, std::string(call_) + ": " + what + "() on a moved-from call");
+    (void)what;
+  }
+  void check_idle(const char* what) const {
+    check_holds(what);
+    NAMPI_ASSERT(!state_->started,
+                 std::string(call_) + ": " + what + "() while a start is pending (wait first)");
+  }
+
+  void release() noexcept {
+    if (!state_) return;
+    int code = MPI_SUCCESS;
+    if (state_->started) code = MPI_Wait(&state_->request, status());
+    if (code == MPI_SUCCESS && state_->request != MPI_REQUEST_NULL)
+      code = MPI_Request_free(&state_->request);
+    if (code != MPI_SUCCESS) {
+      std::fprintf(stderr, "nampi: %s: releasing a persistent call failed: %s\n", call_,
+                   mpi_error::error_string(code).c_str());
+      std::terminate();
+    }
+    state_.reset();
+  }
+
+  const char* call_;
+  std::unique_ptr<state> state_;
+};
+
+// Starts several persistent calls with one MPI_Startall.
+template <typename... Calls>
+void start_all(Calls&... calls) {
+  std::array<MPI_Request, sizeof...(Calls)> requests{calls.mpi_request()...};
+  detail::call_mpi("MPI_Startall", MPI_Startall, static_cast<int>(requests.size()),
+                   requests.data());
+  std::size_t i = 0;
+  ((calls.mpi_request() = requests[i++], calls.mark_started(true)), ...);
+}
+
+namespace detail {
+
+// Sets up a persistent call (see calls.hpp.j2): `init(slots..., request)`
+// issues the MPI *_init function on the slots in their final place.
+template <typename ArgList, std::size_t StatusIndex, typename Init, typename... Slots>
+auto init_persistent(const char* call, Init&& init, Slots&&... slots) {
+  return persistent_call<ArgList, StatusIndex, std::remove_cvref_t<Slots>...>(
+      start_tag{}, call, std::forward<Init>(init), std::forward<Slots>(slots)...);
+}
+
+}  // namespace detail
+}  // namespace nampi
