@@ -257,6 +257,8 @@ def _typed_entry(typed) -> dict:
         result["borrowed"] = list(typed.borrowed)
     if typed.callable:
         result["callable"] = typed.callable
+    if typed.state:
+        result["state"] = typed.state
     if typed.raw:
         result["raw"] = True
     result["reason"] = typed.reason

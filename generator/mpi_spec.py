@@ -94,6 +94,7 @@ class Typed:
     skip: bool = False  # no typed wrapper
     borrowed: tuple[str, ...] = ()  # out handles returned without ownership
     callable: str | None = None  # callback typedefs: adapter nampi::mpi::callable::<name>
+    state: str | None = None  # with callable: the typedef's extra_state parameter (captures allowed)
     raw: bool = False  # callback typedefs: stays a C function pointer (reason says why)
     where: Where | None = field(default=None, compare=False)
 
@@ -255,6 +256,11 @@ def _typed(name: str, entry: dict, params: list[MpiParam], where: Where) -> Type
     if ("skip" in raw or "borrowed" in raw) and is_callback:
         raise SpecError(at, f"{name}.typed: a callback typedef takes only 'callable' or 'raw'")
     by_name = {p.name: p for p in params}
+    if "state" in raw:
+        param = by_name.get(raw["state"])
+        if param is None or param.kind != "EXTRA_STATE" or param.c_type != "void *":
+            found = f"it is {param.kind} '{param.c_type}'" if param is not None else "no such parameter"
+            raise SpecError(where_of(raw, "state") or at, f"{name}.typed.state: '{raw['state']}' is not the typedef's `void *` EXTRA_STATE parameter ({found})")
     for index, pname in enumerate(raw.get("borrowed", [])):
         param = by_name.get(pname)
         if param is None:
@@ -266,6 +272,7 @@ def _typed(name: str, entry: dict, params: list[MpiParam], where: Where) -> Type
         skip=bool(raw.get("skip", False)),
         borrowed=tuple(raw.get("borrowed", ())),
         callable=raw.get("callable"),
+        state=raw.get("state"),
         raw=bool(raw.get("raw", False)),
         where=at,
     )

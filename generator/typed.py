@@ -22,9 +22,13 @@ Each C parameter becomes one of (first rule that applies, by C type, direction a
   LOGICAL in                    bool
   anything else                 passed through with its C type ("raw": buffers, strings in,
                                 callbacks, tool handles, argv arrays)
-Callbacks whose typedef has `typed.callable` also get an overload taking a capture-free C++
-callable (runtime/include/nampi/mpi/callables.hpp). A function whose entry says `typed.skip`,
-or that has C varargs, gets no wrapper; the reason is recorded in the output.
+Callbacks whose typedef has `typed.callable` also get an overload taking a C++ callable
+(runtime/include/nampi/mpi/callables.hpp): one overload per such parameter taking a capture-free
+callable, or, where the typedef names its `typed.state` parameter (extra_state), one overload
+taking all of the function's callbacks at once, with captures allowed: the function's own
+EXTRA_STATE parameter disappears, and nampi passes the callables' state object there instead
+(runtime/include/nampi/mpi/callable_state.hpp decides who owns it). A function whose entry says
+`typed.skip`, or that has C varargs, gets no wrapper; the reason is recorded in the output.
 
 Large count: the `_c` twin is mapped the same way. It becomes an overload of the same name if
 its C++ parameter types differ from the base's (counting MPI_Aint, MPI_Offset and MPI_Count as
@@ -89,6 +93,14 @@ class Field:
 
 
 @dataclass(frozen=True)
+class CallableArg:
+    """A callable parameter of a callable overload: its template parameter and its adapter."""
+
+    template_param: str  # F, or F1, F2, ... where the callables carry state
+    adapter: str  # nampi::mpi::callable::<adapter>
+
+
+@dataclass(frozen=True)
 class Variant:
     """One C function the wrapper body can call: statements before, the call, after."""
 
@@ -117,17 +129,27 @@ class Wrapper:
     error_code: bool = True  # False: the C function returns a value, not an error code
     raw: tuple[str, ...] = ()  # parameters passed through with their C type
     large_count: bool = False
-    adapter: str | None = None  # callable overloads: nampi::mpi::callable::<adapter>
+    callables: tuple[CallableArg, ...] = ()  # callable overloads: their callable parameters, in order
     defines_struct: bool = True  # False where another overload already defines result_struct
+
+    @property
+    def adapter(self) -> str | None:
+        """The adapter of a capture-free callable overload (one callable), else None."""
+        return self.callables[0].adapter if len(self.callables) == 1 else None
 
     @property
     def signature(self) -> str:
         return ", ".join(f"{p.type} {p.name}" for p in self.params)
 
-    def pointer_type(self, callable_type: str = "F") -> str:
-        """The type of &wrapper (F: the callable's type), for the compile test."""
-        types = ", ".join(callable_type if p.type == "F" else p.type for p in self.params)
-        return f"{self.result_type} (*)({types})"
+    def pointer_type(self, callables_in: str = "") -> str:
+        """The type of &wrapper, for the compile test; each callable's type is the one named like
+        its adapter in namespace `callables_in`."""
+        types = {c.template_param: f"{callables_in}::{c.adapter}" for c in self.callables}
+        return f"{self.result_type} (*)({', '.join(types.get(p.type, p.type) for p in self.params)})"
+
+    def template_args(self, callables_in: str) -> str:
+        """`<T1, T2>` instantiating a callable overload with the callables of `callables_in`, else ''."""
+        return f"<{', '.join(f'{callables_in}::{c.adapter}' for c in self.callables)}>" if self.callables else ""
 
     @property
     def body(self) -> tuple[str, ...]:
@@ -174,22 +196,29 @@ class _Plan:
 
 @dataclass(frozen=True)
 class Callbacks:
-    """Callback typedef name (twins included) -> adapter in nampi::mpi::callable, or None."""
+    """Callback typedef name (twins included) -> adapter in nampi::mpi::callable, or None; and the
+    typedefs whose callables may carry state (their `typed.state`)."""
 
     adapters: dict[str, str | None]
+    stateful: frozenset[str] = frozenset()
 
     @classmethod
     def from_spec(cls, callbacks: dict[str, MpiFunction]) -> Callbacks:
         adapters: dict[str, str | None] = {}
+        stateful: set[str] = set()
         for name, cb in callbacks.items():
             if not cb.callback:
                 continue
             adapter = cb.typed.callable if cb.typed else None
             adapters[name] = adapter
+            names = [name]
             if cb.large_count:
                 # The twin's adapter is the base's with `_c` (callables.hpp: user_function_c).
                 adapters[cb.large_count] = adapter + "_c" if adapter else None
-        return cls(adapters)
+                names.append(cb.large_count)
+            if adapter and cb.typed.state:
+                stateful.update(names)
+        return cls(adapters, frozenset(stateful))
 
 
 _ROWS = re.compile(r"^\[\]\[(\d+)\]$")  # `[][3]`: an array of rows of a fixed width
@@ -233,10 +262,12 @@ def _string_length(params: tuple[MpiParam, ...]) -> MpiParam | None:
 
 
 def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: Callbacks,
-                callable_param: str | None, narrow: dict[str, str] | None) -> _Plan:
-    """Map every parameter. `narrow` (fallback of a large-count overload): param -> the base
-    function's C type, to convert to with a check."""
+                callables: tuple[str, ...], narrow: dict[str, str] | None) -> _Plan:
+    """Map every parameter. `callables`: the callback parameters taking a C++ callable (see
+    _callable_groups). `narrow` (fallback of a large-count overload): param -> the base function's
+    C type, to convert to with a check."""
     plan = _Plan(function.name)
+    stateful = _stateful_plan(function, params, callbacks, callables, plan)
     fn = function.name
     sized_by = _sized_by(function, params)
     suppliers: dict[str, str] = {}  # length param -> the first in/inout array giving it
@@ -280,7 +311,13 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
             plan.pre.append(f"int {name} = 0;")
             plan.args.append(f"&{name}")
             continue
-        if p.name == callable_param:
+        if stateful is not None and p.name in stateful:
+            # A callable is a parameter; the function's extra_state is not (nampi's state goes there).
+            if p.name in callables:
+                plan.params.append(Field(f"F{callables.index(p.name) + 1}", name))
+            plan.args.append(stateful[p.name])
+            continue
+        if p.name in callables:
             adapter = callbacks.adapters[elem]
             plan.template = "template <typename F>"
             plan.params.append(Field("F", name))
@@ -423,6 +460,35 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
     return plan
 
 
+STATE = "callable_state"  # the local holding the callables' state in a stateful callable overload
+
+
+def _stateful_plan(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: Callbacks,
+                   callables: tuple[str, ...], plan: _Plan) -> dict[str, str] | None:
+    """For an overload whose callables carry state: template parameters F1..Fn, their checks, the
+    state object made from them before the call and handed over after it (callable_state.hpp), and
+    the argument of each parameter it replaces (the callbacks and the function's extra_state).
+    None for other overloads."""
+    by_name = {p.name: p for p in params}
+    if not callables or split_c_type(by_name[callables[0]].c_type)[0] not in callbacks.stateful:
+        return None
+    extra = [p for p in params if p.kind == "EXTRA_STATE" and p.c_type == "void *" and p.direction == "in"]
+    assert len(extra) == 1, f"{function.name}: a stateful callable overload needs exactly one extra_state parameter"
+    adapters = [f"{NS}::callable::{callbacks.adapters[split_c_type(by_name[c].c_type)[0]]}" for c in callables]
+    names = [_ident(c) for c in callables]
+    plan.template = "template <" + ", ".join(f"typename F{i}" for i in range(1, len(callables) + 1)) + ">"
+    for i, (c, adapter) in enumerate(zip(callables, adapters), start=1):
+        plan.checks.append(
+            f"static_assert({adapter}::accepts<F{i}>, \"{NS}::{cxx_name(function.base or function.name)}: parameter '{c}' "
+            f"is not accepted by {adapter} (see there for the callable's signature)\");"
+        )
+    plan.pre.append(f"auto {STATE} = {NS}::callable::make_state<{', '.join(adapters)}>({', '.join(f'std::move({n})' for n in names)});")
+    plan.post.append(f"{NS}::callable::hand_over(std::move({STATE}));")
+    args = {c: f"{STATE}->template c_function<{i}>()" for i, c in enumerate(callables)}
+    args[extra[0].name] = f"{STATE}->extra_state()"
+    return args
+
+
 def _raw_type(c_type: str) -> str:
     """A C parameter type as a C++ parameter type: 'const int []' -> 'const int*'; 'int [][3]' -> 'int (*)[3]'."""
     base, stars, array = split_c_type(c_type)
@@ -490,11 +556,18 @@ def _doc(function: MpiFunction, fields: tuple[Field, ...], c_name: str, large: b
     return what + "."
 
 
-def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | None) -> list[Wrapper]:
-    """The wrapper of `function`, and its large-count overload if it has a twin."""
+def _callables_of(function: MpiFunction, plan: _Plan, callbacks: Callbacks, callables: tuple[str, ...]) -> tuple[CallableArg, ...]:
+    """The callable parameters of an overload, for the compile test."""
+    by_name = {p.name: p.type for p in plan.params}
+    return tuple(CallableArg(by_name[_ident(c)], callbacks.adapters[split_c_type(function.param(c).c_type)[0]]) for c in callables)
+
+
+def _wrapper(function: MpiFunction, callbacks: Callbacks, callables: tuple[str, ...]) -> list[Wrapper]:
+    """The wrapper of `function`, and its large-count overload if it has a twin; with `callables`,
+    the overload taking C++ callables for those callback parameters."""
     source = f"{function.source}: {function.name}"
     name = cxx_name(function.name)
-    plan = _map_params(function, function.params, callbacks, callable_param, None)
+    plan = _map_params(function, function.params, callbacks, callables, None)
     # The Forum gives MPI_Status_f2c & co. the return kind ERROR_CLASS; they return MPI_SUCCESS
     # or an error like every other function, so they are checked the same way.
     error_code = function.return_kind in ("ERROR_CODE", "ERROR_CLASS") and function.return_type == "int"
@@ -504,7 +577,7 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | 
         rhandle = HANDLES.get(function.return_type)
         result_type = f"{NS}::{rhandle}" if rhandle else function.return_type
         returns = f"{result_type}({function.name}({', '.join(plan.args)}))" if rhandle else f"{function.name}({', '.join(plan.args)})"
-    suffix = " (callable)" if callable_param else ""
+    suffix = " (callable)" if callables else ""
     base = Wrapper(
         c_name=function.name,
         name=name,
@@ -521,21 +594,21 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | 
         checks=tuple(plan.checks),
         error_code=error_code,
         raw=tuple(plan.raw),
-        adapter=callbacks.adapters.get(split_c_type(function.param(callable_param).c_type)[0]) if callable_param else None,
-        defines_struct=callable_param is None,
+        callables=_callables_of(function, plan, callbacks, callables),
+        defines_struct=not callables,
     )
     twin = function.twin()
     if twin is None:
         return [base]
-    tplan = _map_params(twin, twin.params, callbacks, callable_param, None)
+    tplan = _map_params(twin, twin.params, callbacks, callables, None)
     same = [_may_coincide(p.type) for p in tplan.params] == [_may_coincide(p.type) for p in plan.params]
     tname = f"{name}_c" if same else name
     tresult, tstruct, tfields, treturns = _outputs(tplan, f"{name}_c_result")
     variants = [Variant(twin.name, tuple(tplan.pre), tuple(tplan.args), tuple(tplan.post), f"defined(NAMPI_HAVE_{twin.name.upper()})")]
     guard = _guard(function, twin.name)
-    if fallback_possible(function) and callable_param is None:
+    if fallback_possible(function) and not callables:
         narrow = {pname: function.param(pname).c_type for pname, _ in function.large_count_types}
-        fplan = _map_params(twin, twin.params, callbacks, None, narrow)
+        fplan = _map_params(twin, twin.params, callbacks, (), narrow)
         variants.append(Variant(function.name, tuple(fplan.pre), tuple(fplan.args), tuple(fplan.post), None))
         guard = f"({guard}) || ({_guard(function, function.name)})"
     large = Wrapper(
@@ -554,20 +627,22 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callable_param: str | 
         checks=tuple(tplan.checks),
         raw=tuple(tplan.raw),
         large_count=True,
-        adapter=callbacks.adapters.get(split_c_type(twin.param(callable_param).c_type)[0]) if callable_param else None,
-        defines_struct=callable_param is None,
+        callables=_callables_of(twin, tplan, callbacks, callables),
+        defines_struct=not callables,
     )
     return [base, large]
 
 
-def _callable_params(function: MpiFunction, callbacks: Callbacks) -> list[str]:
-    """Parameters of `function` whose callback typedef has a C++ callable adapter."""
-    result = []
+def _callable_groups(function: MpiFunction, callbacks: Callbacks) -> list[tuple[str, ...]]:
+    """The callable overloads of `function`, each as the callback parameters it takes callables
+    for: one overload per capture-free callback, and one for all callbacks that carry state (they
+    share the function's extra_state, so they come together)."""
+    stateless, stateful = [], []
     for p in function.params:
         base, stars, array = split_c_type(p.c_type) if not p.is_varargs else ("", "", "")
         if stars == "*" and not array and callbacks.adapters.get(base) is not None:
-            result.append(p.name)
-    return result
+            (stateful if base in callbacks.stateful else stateless).append(p.name)
+    return [(name,) for name in stateless] + ([tuple(stateful)] if stateful else [])
 
 
 def typed_plan(functions: dict[str, MpiFunction], callbacks: dict[str, MpiFunction]) -> tuple[dict[str, list[Wrapper]], list[Skipped]]:
@@ -580,9 +655,9 @@ def typed_plan(functions: dict[str, MpiFunction], callbacks: dict[str, MpiFuncti
         if reason is not None:
             skipped.append(Skipped(function.name, reason, f"{function.source}: {function.name}"))
             continue
-        wrappers = _wrapper(function, adapters, None)
-        for pname in _callable_params(function, adapters):
-            wrappers += _wrapper(function, adapters, pname)
+        wrappers = _wrapper(function, adapters, ())
+        for group in _callable_groups(function, adapters):
+            wrappers += _wrapper(function, adapters, group)
         chapters.setdefault(function.chapter, []).extend(wrappers)
     return dict(sorted(chapters.items())), skipped
 

@@ -150,17 +150,64 @@ def test_callable_overloads(plan):
     assert one(plan, "MPI_Op_create").signature == "MPI_User_function* user_fn, bool commute"
 
 
+def test_callables_with_state_come_together_and_replace_extra_state(plan):
+    w = one(plan, "MPI_Comm_create_keyval", template=True)
+    assert (w.template, w.signature, w.result_type) == (
+        "template <typename F1, typename F2>", "F1 comm_copy_attr_fn, F2 comm_delete_attr_fn", "int")
+    assert [(c.template_param, c.adapter) for c in w.callables] == [
+        ("F1", "comm_copy_attr_function"), ("F2", "comm_delete_attr_function")]
+    assert w.checks[1].startswith("static_assert(nampi::mpi::callable::comm_delete_attr_function::accepts<F2>, "
+                                  "\"nampi::mpi::comm_create_keyval: parameter 'comm_delete_attr_fn' is not accepted by")
+    assert w.body[2:] == (
+        "auto callable_state = nampi::mpi::callable::make_state<nampi::mpi::callable::comm_copy_attr_function, "
+        "nampi::mpi::callable::comm_delete_attr_function>(std::move(comm_copy_attr_fn), std::move(comm_delete_attr_fn));",
+        "int comm_keyval{};",
+        'nampi::detail::call_mpi("MPI_Comm_create_keyval", MPI_Comm_create_keyval, callable_state->template c_function<0>(), '
+        "callable_state->template c_function<1>(), &comm_keyval, callable_state->extra_state());",
+        "nampi::mpi::callable::hand_over(std::move(callable_state));",
+        "return comm_keyval;",
+    )
+    assert w.adapter is None  # not one capture-free callable
+    assert w.template_args("t") == "<t::comm_copy_attr_function, t::comm_delete_attr_function>"
+    assert w.pointer_type("t") == "int (*)(t::comm_copy_attr_function, t::comm_delete_attr_function)"
+    for kind in ("Type", "Win"):
+        w = one(plan, f"MPI_{kind}_create_keyval", template=True)
+        assert [c.adapter for c in w.callables] == [f"{kind.lower()}_copy_attr_function", f"{kind.lower()}_delete_attr_function"]
+    w = one(plan, "MPI_Grequest_start", template=True)
+    assert (w.signature, w.result_type) == ("F1 query_fn, F2 free_fn, F3 cancel_fn", "nampi::mpi::request")
+    assert "callable_state->extra_state(), &request);" in w.body[-3]
+    # Datarep: the _c twin's conversions have adapters of their own; the extent function has no twin.
+    w = one(plan, "MPI_Register_datarep", template=True)
+    assert w.signature == "const char* datarep, F1 read_conversion_fn, F2 write_conversion_fn, F3 dtype_file_extent_fn"
+    w = one(plan, "MPI_Register_datarep", large=True, template=True)
+    assert w.name == "register_datarep_c"
+    assert [c.adapter for c in w.callables] == ["datarep_conversion_function_c", "datarep_conversion_function_c", "datarep_extent_function"]
+    assert len(w.variants) == 1  # no fallback: a callback type cannot be narrowed
+    # The C function pointers and extra_state stay available (MPI_COMM_DUP_FN & co.).
+    assert one(plan, "MPI_Comm_create_keyval").signature == (
+        "MPI_Comm_copy_attr_function* comm_copy_attr_fn, MPI_Comm_delete_attr_function* comm_delete_attr_fn, void* extra_state")
+
+
 def test_every_callback_typedef_is_a_callable_or_says_why_it_stays_raw():
     callbacks = load_mpi_callbacks(SPEC, ROOT)
     typedefs = {name: cb for name, cb in callbacks.items() if cb.callback}
     undecided = sorted(name for name, cb in typedefs.items() if cb.typed is None or not (cb.typed.callable or cb.typed.raw))
     assert undecided == []
-    callables = sorted(name for name, cb in typedefs.items() if cb.typed.callable)
+    callables = sorted(name for name, cb in typedefs.items() if cb.typed.callable and not cb.typed.state)
     assert callables == ["MPI_Comm_errhandler_function", "MPI_File_errhandler_function", "MPI_Session_errhandler_function",
                          "MPI_User_function", "MPI_Win_errhandler_function"]
+    with_state = sorted(name for name, cb in typedefs.items() if cb.typed.state)
+    assert with_state == ["MPI_Comm_copy_attr_function", "MPI_Comm_delete_attr_function", "MPI_Datarep_conversion_function",
+                          "MPI_Datarep_extent_function", "MPI_Grequest_cancel_function", "MPI_Grequest_free_function",
+                          "MPI_Grequest_query_function", "MPI_Type_copy_attr_function", "MPI_Type_delete_attr_function",
+                          "MPI_Win_copy_attr_function", "MPI_Win_delete_attr_function"]
+    assert {typedefs[name].typed.state for name in with_state} == {"extra_state"}
+    raw = sorted(name for name, cb in typedefs.items() if cb.typed.raw)
+    assert raw == ["MPI_Copy_function", "MPI_Delete_function", "MPI_T_event_cb_function", "MPI_T_event_dropped_cb_function",
+                   "MPI_T_event_free_cb_function"]
     # A raw typedef gets no callable overload: its functions keep only the C pointer.
     chapters, _ = typed_plan(load_mpi_spec(SPEC, ROOT), callbacks)
-    keyval = [w for w in chapters["communicators"] if w.c_name == "MPI_Comm_create_keyval"]
+    keyval = [w for w in chapters["deprecated"] if w.c_name == "MPI_Keyval_create"]
     assert [w.template for w in keyval] == [""]
 
 
@@ -207,6 +254,8 @@ def test_override_errors_have_file_and_line(tmp_spec):
         "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.callable: only a callback typedef (callback: true) can have a callable adapter")
     assert load_error(tmp_spec, with_typed('  typed: {raw: true, reason: "r"}')) == (
         "spec/mpi/a.yaml:3: MPI_Comm_dup.typed.raw: only a callback typedef (callback: true) is kept as a C function pointer")
+    message = load_error(tmp_spec, with_typed('  typed: {state: comm, reason: "r"}'))
+    assert message.startswith("spec/mpi/a.yaml:3: ") and "callable" in message  # state needs callable
     message = load_error(tmp_spec, with_typed('  typed: {raw: true}'))
     assert message.startswith("spec/mpi/a.yaml:3: ") and "reason" in message
     message = load_error(tmp_spec, with_typed("  typed: {skip: true}"))
@@ -235,3 +284,26 @@ def test_out_vectors_pass_a_valid_pointer_even_when_empty(plan):
     contents = "\n".join(one(plan, "MPI_Type_get_contents").body)
     assert "nampi::mpi::detail::c_handles(std::span(array_of_datatypes))" in contents
     assert "nampi::mpi::detail::out_array(array_of_integers)" in contents
+
+
+CALLBACK = """\
+MPI_X_copy_function:
+  callback: true
+  introduced: "2.0"
+  typed: {callable: x_copy, state: STATE_PARAM, reason: "r"}
+  params:
+    - {name: oldcomm, kind: COMMUNICATOR, c_type: "MPI_Comm", dir: in}
+    - {name: extra_state, kind: EXTRA_STATE, c_type: "void *", dir: in}
+"""
+
+
+def test_state_must_name_the_typedefs_extra_state(tmp_spec):
+    (tmp_spec / "mpi" / "a.yaml").write_text(CALLBACK.replace("STATE_PARAM", "extra_state"), encoding="utf-8")
+    callbacks = load_mpi_callbacks(tmp_spec, tmp_spec.parent)
+    assert callbacks["MPI_X_copy_function"].typed.state == "extra_state"
+    assert load_error(tmp_spec, CALLBACK.replace("STATE_PARAM", "oldcomm")) == (
+        "spec/mpi/a.yaml:4: MPI_X_copy_function.typed.state: 'oldcomm' is not the typedef's `void *` EXTRA_STATE parameter "
+        "(it is COMMUNICATOR 'MPI_Comm')")
+    assert load_error(tmp_spec, CALLBACK.replace("STATE_PARAM", "extra")) == (
+        "spec/mpi/a.yaml:4: MPI_X_copy_function.typed.state: 'extra' is not the typedef's `void *` EXTRA_STATE parameter "
+        "(no such parameter)")
