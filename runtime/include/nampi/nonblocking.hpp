@@ -124,12 +124,20 @@ class [[nodiscard]] nonblocking_result {
     return state_->request;
   }
 
-  // A pending result has nothing to read: the data arrives through wait() or test().
+  // A pending result has nothing to read: the data arrives through wait() or
+  // test(). Reading it directly, or using the result as its value, says so.
   template <std::size_t I>
   void get() const {
     static_assert(detail::dependent_false<std::integral_constant<std::size_t, I>>,
                   "nampi: a nonblocking call's data is reachable only through wait() or test() "
                   "(the call may still be writing it)");
+  }
+  template <typename T>
+  operator T() const {
+    static_assert(detail::dependent_false<T>,
+                  "nampi: a nonblocking call returns a pending result, not its value: call "
+                  "wait() (or test()) to get it");
+    return std::declval<T>();
   }
 
  private:
