@@ -15,6 +15,35 @@
 using namespace nampi::params;
 using call_counts = std::map<std::string, unsigned long long>;
 
+TEST_CASE("send_init and recv_init on a ring, started together with one MPI_Startall") {
+  nampi::Communicator comm;
+  const int right = (comm.rank() + 1) % comm.size();
+  const int left = (comm.rank() + comm.size() - 1) % comm.size();
+  std::vector<int> out(3);
+  nampi_pmpi_reset();
+  {
+    auto send = comm.send_init(send_buf(out), dest(right), tag(7));
+    auto recv = comm.recv_init<int>(source(left), tag(7), recv_count(3));
+    for (int round = 0; round < 4; ++round) {
+      for (int i = 0; i < 3; ++i) out[static_cast<std::size_t>(i)] = 10 * comm.rank() + i + round;
+      nampi::start_all(send, recv);
+      CHECK(send.started());
+      CHECK(recv.started());
+      send.wait();
+      const std::vector<int>& got = recv.wait();
+      CHECK(got == std::vector<int>{10 * left + round, 10 * left + 1 + round, 10 * left + 2 + round});
+    }
+  }
+  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Recv_init", 1},
+                                              {"MPI_Request_free", 2},
+                                              {"MPI_Send_init", 1},
+                                              {"MPI_Startall", 4},
+                                              {"MPI_Wait", 8}});
+}
+
+// Persistent collectives are MPI 4.0 (Open MPI 4.1 lacks them): their cases need the probe.
+#if defined(NAMPI_HAVE_MPI_ALLREDUCE_INIT) && defined(NAMPI_HAVE_MPI_ALLGATHERV_INIT) && \
+    defined(NAMPI_HAVE_MPI_BARRIER_INIT) && defined(NAMPI_HAVE_MPI_BCAST_INIT)
 TEST_CASE("allreduce_single_init: three starts reuse one request and one result") {
   nampi::Communicator comm;
   const int size = comm.size();
@@ -61,32 +90,6 @@ TEST_CASE("allgatherv_init: counts inferred once, the view holds buffer and coun
                                               {"MPI_Wait", 2}});
 }
 
-TEST_CASE("send_init and recv_init on a ring, started together with one MPI_Startall") {
-  nampi::Communicator comm;
-  const int right = (comm.rank() + 1) % comm.size();
-  const int left = (comm.rank() + comm.size() - 1) % comm.size();
-  std::vector<int> out(3);
-  nampi_pmpi_reset();
-  {
-    auto send = comm.send_init(send_buf(out), dest(right), tag(7));
-    auto recv = comm.recv_init<int>(source(left), tag(7), recv_count(3));
-    for (int round = 0; round < 4; ++round) {
-      for (int i = 0; i < 3; ++i) out[static_cast<std::size_t>(i)] = 10 * comm.rank() + i + round;
-      nampi::start_all(send, recv);
-      CHECK(send.started());
-      CHECK(recv.started());
-      send.wait();
-      const std::vector<int>& got = recv.wait();
-      CHECK(got == std::vector<int>{10 * left + round, 10 * left + 1 + round, 10 * left + 2 + round});
-    }
-  }
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Recv_init", 1},
-                                              {"MPI_Request_free", 2},
-                                              {"MPI_Send_init", 1},
-                                              {"MPI_Startall", 4},
-                                              {"MPI_Wait", 8}});
-}
-
 TEST_CASE("a started call that is destroyed is waited for, then freed") {
   nampi::Communicator comm;
   nampi_pmpi_reset();
@@ -126,5 +129,10 @@ TEST_CASE("reading or starting a started call is a usage error (debug builds)") 
   CHECK_THROWS_AS(barrier.value(), nampi::usage_error);
   barrier.wait();
   CHECK_FALSE(barrier.started());
+}
+#endif
+#else
+TEST_CASE("persistent collectives: not provided by this MPI") {
+  MESSAGE("this MPI lacks MPI-4 persistent collectives: their cases are not run");
 }
 #endif

@@ -1,0 +1,97 @@
+"""Nonblocking and persistent variants of a binding (spec/bindings `nonblocking:` and
+`persistent:` keys): names, MPI arguments, generated bodies, test statements, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.calltests import cases, requested_back_case
+from generator.cpp import body
+from generator.pipeline import load_spec
+from test_pipeline import COLLECTIVES, assert_spec_error, block_lines, edit_line, find_line, root, snapshot  # noqa: F401
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return load_spec(REPO)[0]
+
+
+def _binding(spec, name):
+    return next(b for b in spec.bindings if b.name == name)
+
+
+def test_each_variant_is_a_binding_of_its_own(spec):
+    names = {b.name: b for b in spec.bindings}
+    assert names["iallgatherv"].variant == "nonblocking" and names["iallgatherv"].mpi == "MPI_Iallgatherv"
+    assert names["allgatherv_init"].variant == "persistent" and names["allgatherv_init"].mpi == "MPI_Allgatherv_init"
+    assert names["irecv"].mpi == "MPI_Irecv" and names["recv_init"].mpi == "MPI_Recv_init"
+    # Same parameters and rules as the blocking call.
+    blocking, nonblocking = names["allgatherv"].regular, names["iallgatherv"].regular
+    assert [p.name for p in nonblocking.params] == [p.name for p in blocking.params]
+    assert [(p.name, r.text) for p, r in nonblocking.rule_order] == [(p.name, r.text) for p, r in blocking.rule_order]
+
+
+def test_mpi_arguments_drop_the_status_and_end_with_the_request(spec):
+    recv, irecv = _binding(spec, "recv").regular, _binding(spec, "irecv").regular
+    assert recv.mpi_args[-1] == "status"
+    assert irecv.mpi_args == [a for a in recv.mpi_args if a != "status"] + ["request"]
+    # A persistent collective also takes an info argument, before the request.
+    assert _binding(spec, "allgatherv_init").regular.mpi_args[-3:] == ["comm", "MPI_INFO_NULL", "request"]
+    # Persistent point-to-point calls take none.
+    assert _binding(spec, "send_init").regular.mpi_args[-2:] == ["comm", "request"]
+
+
+def test_bodies_move_the_slots_into_the_result(spec):
+    b = _binding(spec, "irecv")
+    finish = "\n".join(body(b, b.regular)["finish"])
+    assert finish.startswith("return nampi::detail::start_nonblocking<")
+    # The status is not an argument of MPI_Irecv: MPI_Wait fills it (its slot index is passed).
+    status_index = [p.name for p in b.regular.params if p.name != "recv_buf"].index("status") + 1
+    assert f", {status_index}>(" in finish
+    assert "MPI_Irecv, " in finish and ", request);" in finish
+    slots = body(b, b.regular)["slots"]
+    assert all("nampi::detail::moved_input::" in s for s in slots)
+    assert "moved_input::hand_back" in next(s for s in slots if "param_id::recv_buf" in s)
+    assert "moved_input::keep" in next(s for s in slots if "param_id::tag" in s)
+    p = _binding(spec, "allreduce_init")
+    assert "\n".join(body(p, p.regular)["finish"]).startswith("return nampi::detail::init_persistent<")
+    blocking = _binding(spec, "recv")
+    assert body(blocking, blocking.regular)["finish"][-1].startswith("return nampi::detail::make_result<")
+
+
+def test_tests_complete_the_call_and_count_its_completion(spec):
+    everything_omitted = cases(_binding(spec, "iallgatherv"), _binding(spec, "iallgatherv").regular)[0]
+    assert everything_omitted["statement"] == "result = comm.iallgatherv(send_buf(data)).wait();"
+    assert everything_omitted["calls"] == {"MPI_Allgather": 1, "MPI_Iallgatherv": 1, "MPI_Wait": 1}
+    persistent = cases(_binding(spec, "allgatherv_init"), _binding(spec, "allgatherv_init").regular)[0]
+    assert persistent["statement"].startswith("{ auto persistent = comm.allgatherv_init(send_buf(data));")
+    assert persistent["calls"] == {
+        "MPI_Allgather": 1,
+        "MPI_Allgatherv_init": 1,
+        "MPI_Request_free": 1,
+        "MPI_Start": 1,
+        "MPI_Wait": 1,
+    }
+    # Asked-back values are read while the persistent call is alive: no MPI_Request_free yet.
+    back = requested_back_case(_binding(spec, "allgatherv_init"), _binding(spec, "allgatherv_init").regular)
+    assert "MPI_Request_free" not in back["calls"]
+
+
+def test_a_variant_naming_an_unknown_mpi_function(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^  nonblocking: MPI_Iallgatherv\s*$")
+    edit_line(path, line, "MPI_Iallgatherv", "MPI_Iallgatherw")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "iallgatherv: 'MPI_Iallgatherw' is not in spec/mpi/")
+
+
+def test_a_variant_whose_name_is_taken(root: Path, capsys):
+    path = root / COLLECTIVES
+    text = path.read_text()
+    line = find_line(text, "barrier", r"^  nonblocking: MPI_Ibarrier\s*$")
+    # A blocking binding named like the variant comes first in the file.
+    edit_line(path, 1, path.read_text().splitlines()[0], "ibarrier:\n  mpi: MPI_Barrier\n  doc: x\n  params: {}\n  mpi_args: [comm]\n  test: {}\n" + text.splitlines()[0])
+    assert_spec_error(root, capsys, COLLECTIVES, line + 6, "binding 'ibarrier' is already defined")
