@@ -202,7 +202,7 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, vari
     return Form(kind, params, rule_order, args, primary, element, element_template, test, where)
 
 
-def _load_binding(name, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
+def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
     """The binding `name`: the blocking call (variant "blocking"), or a variant of it with the
     same parameters and rules that calls the MPI function entry[variant] instead."""
     key = "mpi" if variant == "blocking" else variant
@@ -221,7 +221,7 @@ def _load_binding(name, variant, entry, group, rel, parameters, rules, mpi_funct
         if regular.param(trigger) is not None:
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant)
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base)
 
 
 VARIANT_DOCS = {
@@ -244,7 +244,7 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
             if name in seen:
                 raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
             seen[name] = where
-            bindings.append(_load_binding(name, "blocking", entry, path.stem, rel, parameters, rules, mpi_functions, where))
+            bindings.append(_load_binding(name, name, "blocking", entry, path.stem, rel, parameters, rules, mpi_functions, where))
             for variant, variant_name in VARIANTS.items():
                 if variant not in entry:
                     continue
@@ -253,7 +253,7 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
                     raise SpecError(vwhere, f"binding '{vname}' is already defined at {seen[vname]}")
                 seen[vname] = vwhere
                 bindings.append(
-                    _load_binding(vname, variant, entry, path.stem, rel, parameters, rules, mpi_functions, vwhere)
+                    _load_binding(vname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, vwhere)
                 )
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

@@ -114,6 +114,7 @@ class Binding:
     in_place_trigger: str | None
     where: Where
     variant: str = "blocking"  # "blocking" | "nonblocking" (nonblocking_result) | "persistent" (persistent_call)
+    base: str = ""  # the blocking binding it is a variant of (its own name if blocking)
 
     @property
     def nonblocking(self) -> bool:

@@ -62,10 +62,13 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
             provided_functions=[{"name": f, "macro": cpp.have_macro(f)} for f in sorted({b.mpi for b in members})],
         )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
-    for binding in spec.bindings:
-        out[f"tests/test_{binding.name}.cpp"] = env.get_template("call_test.cpp.j2").render(
-            **calltests.test_view(binding)
+    # One test program per blocking call and its variants: fewer programs to compile and launch.
+    for base in sorted({b.base for b in spec.bindings}):
+        family = [b for b in spec.bindings if b.base == base]
+        out[f"tests/test_{base}.cpp"] = env.get_template("call_test.cpp.j2").render(
+            source=family[0].source, names=[b.name for b in family], bindings=[calltests.test_view(b) for b in family]
         )
+    for binding in spec.bindings:
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))
     typed = typed_plan(mpi_functions, callbacks)  # one model for the headers and the reference pages
