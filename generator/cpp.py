@@ -107,6 +107,10 @@ def _mpi_arg(arg: str, form: Form) -> str:
         return REQUEST_ARG
     if arg.startswith("MPI_") or arg.isdigit():
         return arg
+    owner, _, field = arg.partition(".")
+    if field:
+        # A field of the slot's object (message.handle, message.status), passed by address.
+        return f"&{owner}.get().{field}"
     to_mpi = form.param(arg).param.to_mpi
     if to_mpi == "op":
         # The handle is a temporary: a user op lives until the MPI call returns.
@@ -137,7 +141,7 @@ def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | N
     """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs `call` on
     them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
     names = [primary] + others
-    used = set(form.mpi_args)
+    used = {a.partition(".")[0] for a in form.mpi_args}
     status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
     lambda_params = ", ".join(f"auto& {n}" if n in used else "auto&" for n in names)
     moved = ", ".join(f"std::move({n})" if n else "nampi::detail::no_primary" for n in names)

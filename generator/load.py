@@ -174,13 +174,17 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, vari
             )
         )
     rule_order = order_rules(params, where, context)
-    names = {p.name for p in params}
+    by_name = {p.name: p for p in params}
     args = []
     for i, arg in enumerate(entry["mpi_args"]):
-        if arg in names:
+        owner, _, field = arg.partition(".")
+        fields = owner in by_name and by_name[owner].param.to_mpi == "fields"
+        if (arg in by_name and not fields) or (field and fields):
             args.append(arg)
         elif arg == COMM_ARG or arg.startswith("MPI_") or arg.isdigit():
             args.append(arg)
+        elif fields:
+            raise SpecError(where_of(entry["mpi_args"], i), f"{context}: '{owner}' is passed as its fields: write {owner}.<field>")
         else:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
     if variant != "blocking":

@@ -95,3 +95,21 @@ def test_a_variant_whose_name_is_taken(root: Path, capsys):
     # A blocking binding named like the variant comes first in the file.
     edit_line(path, 1, path.read_text().splitlines()[0], "ibarrier:\n  mpi: MPI_Barrier\n  doc: x\n  params: {}\n  mpi_args: [comm]\n  test: {}\n" + text.splitlines()[0])
     assert_spec_error(root, capsys, COLLECTIVES, line + 6, "binding 'ibarrier' is already defined")
+
+
+def test_a_fields_parameter_is_passed_field_by_field(spec):
+    mprobe = _binding(spec, "mprobe").regular
+    assert mprobe.mpi_args[-2:] == ["message.handle", "message.status"]
+    call = body(_binding(spec, "mprobe"), mprobe)["finish"][0]
+    assert "&message.get().handle, &message.get().status);" in call
+    # imrecv: the message is moved into the result with the other slots, and named in the lambda.
+    imrecv = _binding(spec, "imrecv")
+    finish = "\n".join(body(imrecv, imrecv.regular)["finish"])
+    assert "auto& message" in finish and "&message.get().handle, request);" in finish
+
+
+def test_a_fields_parameter_passed_whole(root: Path, capsys):
+    path = root / "spec/bindings/point_to_point.yaml"
+    line = find_line(path.read_text(), "mrecv", r"^  mpi_args: \[.*message\.handle")
+    edit_line(path, line, "message.handle", "message")
+    assert_spec_error(root, capsys, "spec/bindings/point_to_point.yaml", line, "'message' is passed as its fields")

@@ -280,4 +280,14 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
   out.set(count);
 }
 
+// The size of a matched message (mprobe/improbe) in elements of the receive type.
+template <typename Out, typename Message, typename Type>
+void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
+  int count = 0;
+  detail::call_mpi("MPI_Get_count", MPI_Get_count, &message.get().status, type.get(), &count);
+  NAMPI_ASSERT(count != MPI_UNDEFINED,
+               std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  out.set(count);
+}
+
 }  // namespace nampi::infer

@@ -5,5 +5,6 @@
 #include "nampi/environment.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
+#include "nampi/message.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/types.hpp"
