@@ -7,6 +7,7 @@
 #include "nampi/nonblocking.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
+#include "nampi/partitioned.hpp"
 #include "nampi/persistent.hpp"
 #include "nampi/result.hpp"
 #include "nampi/slot.hpp"
