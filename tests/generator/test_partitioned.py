@@ -71,7 +71,7 @@ def test_tests_mark_every_partition_of_a_send_ready(spec):
     send = _binding(spec, "psend_init")
     everything_omitted = cases(send, send.regular)[0]
     assert everything_omitted["statement"] == (
-        "{ auto persistent = comm.psend_init(send_buf(data), partitions(3), dest(1)); persistent.start(); "
+        "{ auto persistent = comm.psend_init(send_buf(data), partitions(3), dest(right)); persistent.start(); "
         "persistent.pready_range(0, (3) - 1); persistent.wait(); }"
     )
     assert everything_omitted["calls"] == {
