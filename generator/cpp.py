@@ -37,8 +37,10 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     label = form_label(binding, form)
     out = [
         {
-            # First: with the function missing, no other message would mean anything.
-            "cond": provided(binding.mpi),
+            # First: with the function missing, no other message would mean anything. Made to
+            # depend on Args: a non-dependent false static_assert fails where the header is read
+            # (GCC evaluates it at once), not where the call is used.
+            "cond": f"nampi::detail::when_called<{provided(binding.mpi)}, Args...>",
             "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
         },
         {

@@ -15,6 +15,11 @@
 
 namespace nampi::detail {
 
+// `Value`, as a constant that depends on a call's arguments: a check built on
+// it is evaluated when the call is used, not when its header is read.
+template <bool Value, typename... Args>
+inline constexpr bool when_called = Value;
+
 // The element type of call<T>() when the caller wrote call(...).
 struct unspecified_element {};
 

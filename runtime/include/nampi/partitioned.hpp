@@ -60,7 +60,7 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
 #if defined(NAMPI_HAVE_MPI_PREADY)
     detail::call_mpi("MPI_Pready", MPI_Pready, partition, this->started_request("pready"));
 #else
-    not_provided<S>();
+    not_provided<S, partition_side::send>();
     (void)partition;
 #endif
     return *this;
@@ -74,7 +74,7 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
     detail::call_mpi("MPI_Pready_range", MPI_Pready_range, low, high,
                      this->started_request("pready_range"));
 #else
-    not_provided<S>();
+    not_provided<S, partition_side::send>();
     (void)low, (void)high;
 #endif
     return *this;
@@ -91,7 +91,7 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
                      detail::checked_int(partitions.size(), this->call_name(), "pready_list"),
                      const_cast<int*>(partitions.data()), request);
 #else
-    not_provided<S>();
+    not_provided<S, partition_side::send>();
     (void)partitions;
 #endif
     return *this;
@@ -112,7 +112,7 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
                      &flag);
     return flag != 0;
 #else
-    not_provided<S>();
+    not_provided<S, partition_side::recv>();
     (void)partition;
     return false;
 #endif
@@ -130,10 +130,12 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
                   "nampi: parrived polls the partitions of a partitioned receive (precv_init); "
                   "a send marks them with pready()");
   }
-  template <partition_side S>
+  // Reported only where the side is right: a misuse gives one message.
+  template <partition_side S, partition_side Needed>
   static constexpr void not_provided() {
-    static_assert(detail::dependent_false<std::integral_constant<partition_side, S>>,
-                  "nampi: the installed MPI does not provide partitioned communication");
+    if constexpr (S == Side && S == Needed)
+      static_assert(detail::dependent_false<std::integral_constant<partition_side, S>>,
+                    "nampi: the installed MPI does not provide partitioned communication");
   }
 };
 

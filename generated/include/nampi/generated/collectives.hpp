@@ -276,7 +276,8 @@ inline constexpr bool have_MPI_Scatterv_init = false;
 // is compiled only when all of them hold, so misuse gives one message.
 template <typename... Args>
 struct allgather_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather, Args...>;
   static_assert(c0, "nampi: allgather: the installed MPI does not provide MPI_Allgather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -341,7 +342,8 @@ struct allgather_check {
 
 template <typename... Args>
 struct allgather_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather, Args...>;
   static_assert(c0,
                 "nampi: allgather (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Allgather");
@@ -432,7 +434,8 @@ struct allgather_in_place_check {
 
 template <typename... Args>
 struct allgather_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather_init, Args...>;
   static_assert(c0, "nampi: allgather_init: the installed MPI does not provide MPI_Allgather_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -497,7 +500,8 @@ struct allgather_init_check {
 
 template <typename... Args>
 struct allgather_init_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather_init, Args...>;
   static_assert(c0,
                 "nampi: allgather_init (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Allgather_init");
@@ -596,7 +600,8 @@ struct allgather_init_in_place_check {
 
 template <typename... Args>
 struct allgather_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather, Args...>;
   static_assert(c0, "nampi: allgather_single: the installed MPI does not provide MPI_Allgather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -661,7 +666,8 @@ struct allgather_single_check {
 
 template <typename... Args>
 struct allgather_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgather_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgather_init, Args...>;
   static_assert(
       c0, "nampi: allgather_single_init: the installed MPI does not provide MPI_Allgather_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -728,7 +734,8 @@ struct allgather_single_init_check {
 
 template <typename... Args>
 struct allgatherv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgatherv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgatherv, Args...>;
   static_assert(c0, "nampi: allgatherv: the installed MPI does not provide MPI_Allgatherv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -793,7 +800,8 @@ struct allgatherv_check {
 
 template <typename... Args>
 struct allgatherv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allgatherv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allgatherv_init, Args...>;
   static_assert(c0,
                 "nampi: allgatherv_init: the installed MPI does not provide MPI_Allgatherv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -859,7 +867,8 @@ struct allgatherv_init_check {
 
 template <typename... Args>
 struct allreduce_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce, Args...>;
   static_assert(c0, "nampi: allreduce: the installed MPI does not provide MPI_Allreduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -927,7 +936,8 @@ struct allreduce_check {
 
 template <typename... Args>
 struct allreduce_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce, Args...>;
   static_assert(c0,
                 "nampi: allreduce (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Allreduce");
@@ -1024,7 +1034,8 @@ struct allreduce_in_place_check {
 
 template <typename... Args>
 struct allreduce_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce_init, Args...>;
   static_assert(c0, "nampi: allreduce_init: the installed MPI does not provide MPI_Allreduce_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -1092,7 +1103,8 @@ struct allreduce_init_check {
 
 template <typename... Args>
 struct allreduce_init_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce_init, Args...>;
   static_assert(c0,
                 "nampi: allreduce_init (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Allreduce_init");
@@ -1196,7 +1208,8 @@ struct allreduce_init_in_place_check {
 
 template <typename... Args>
 struct allreduce_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce, Args...>;
   static_assert(c0, "nampi: allreduce_single: the installed MPI does not provide MPI_Allreduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -1264,7 +1277,8 @@ struct allreduce_single_check {
 
 template <typename... Args>
 struct allreduce_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Allreduce_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Allreduce_init, Args...>;
   static_assert(
       c0, "nampi: allreduce_single_init: the installed MPI does not provide MPI_Allreduce_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -1334,7 +1348,8 @@ struct allreduce_single_init_check {
 
 template <typename... Args>
 struct alltoall_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoall;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoall, Args...>;
   static_assert(c0, "nampi: alltoall: the installed MPI does not provide MPI_Alltoall");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1399,7 +1414,8 @@ struct alltoall_check {
 
 template <typename... Args>
 struct alltoall_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoall;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoall, Args...>;
   static_assert(c0,
                 "nampi: alltoall (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Alltoall");
@@ -1486,7 +1502,8 @@ struct alltoall_in_place_check {
 
 template <typename... Args>
 struct alltoall_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoall_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoall_init, Args...>;
   static_assert(c0, "nampi: alltoall_init: the installed MPI does not provide MPI_Alltoall_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -1551,7 +1568,8 @@ struct alltoall_init_check {
 
 template <typename... Args>
 struct alltoall_init_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoall_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoall_init, Args...>;
   static_assert(c0,
                 "nampi: alltoall_init (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Alltoall_init");
@@ -1647,7 +1665,8 @@ struct alltoall_init_in_place_check {
 
 template <typename... Args>
 struct alltoallv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoallv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoallv, Args...>;
   static_assert(c0, "nampi: alltoallv: the installed MPI does not provide MPI_Alltoallv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1720,7 +1739,8 @@ struct alltoallv_check {
 
 template <typename... Args>
 struct alltoallv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoallv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoallv_init, Args...>;
   static_assert(c0, "nampi: alltoallv_init: the installed MPI does not provide MPI_Alltoallv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -1793,7 +1813,8 @@ struct alltoallv_init_check {
 
 template <typename... Args>
 struct alltoallw_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoallw;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoallw, Args...>;
   static_assert(c0, "nampi: alltoallw: the installed MPI does not provide MPI_Alltoallw");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1900,7 +1921,8 @@ struct alltoallw_check {
 
 template <typename... Args>
 struct alltoallw_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Alltoallw_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Alltoallw_init, Args...>;
   static_assert(c0, "nampi: alltoallw_init: the installed MPI does not provide MPI_Alltoallw_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -2007,7 +2029,8 @@ struct alltoallw_init_check {
 
 template <typename... Args>
 struct barrier_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Barrier;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Barrier, Args...>;
   static_assert(c0, "nampi: barrier: the installed MPI does not provide MPI_Barrier");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: barrier: every argument must be a named parameter such as send_buf(x)");
@@ -2068,7 +2091,8 @@ struct barrier_check {
 
 template <typename... Args>
 struct barrier_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Barrier_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Barrier_init, Args...>;
   static_assert(c0, "nampi: barrier_init: the installed MPI does not provide MPI_Barrier_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -2130,7 +2154,8 @@ struct barrier_init_check {
 
 template <typename... Args>
 struct bcast_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bcast;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bcast, Args...>;
   static_assert(c0, "nampi: bcast: the installed MPI does not provide MPI_Bcast");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: bcast: every argument must be a named parameter such as send_buf(x)");
@@ -2195,7 +2220,8 @@ struct bcast_check {
 
 template <typename... Args>
 struct bcast_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bcast_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bcast_init, Args...>;
   static_assert(c0, "nampi: bcast_init: the installed MPI does not provide MPI_Bcast_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -2261,7 +2287,8 @@ struct bcast_init_check {
 
 template <typename... Args>
 struct bcast_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bcast;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bcast, Args...>;
   static_assert(c0, "nampi: bcast_single: the installed MPI does not provide MPI_Bcast");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -2326,7 +2353,8 @@ struct bcast_single_check {
 
 template <typename... Args>
 struct bcast_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bcast_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bcast_init, Args...>;
   static_assert(c0, "nampi: bcast_single_init: the installed MPI does not provide MPI_Bcast_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -2391,7 +2419,8 @@ struct bcast_single_init_check {
 
 template <typename... Args>
 struct exscan_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan, Args...>;
   static_assert(c0, "nampi: exscan: the installed MPI does not provide MPI_Exscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: exscan: every argument must be a named parameter such as send_buf(x)");
@@ -2458,7 +2487,8 @@ struct exscan_check {
 
 template <typename... Args>
 struct exscan_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan, Args...>;
   static_assert(c0,
                 "nampi: exscan (in place, with send_recv_buf): the installed MPI does not provide "
                 "MPI_Exscan");
@@ -2544,7 +2574,8 @@ struct exscan_in_place_check {
 
 template <typename... Args>
 struct exscan_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan_init, Args...>;
   static_assert(c0, "nampi: exscan_init: the installed MPI does not provide MPI_Exscan_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -2612,7 +2643,8 @@ struct exscan_init_check {
 
 template <typename... Args>
 struct exscan_init_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan_init, Args...>;
   static_assert(c0,
                 "nampi: exscan_init (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Exscan_init");
@@ -2711,7 +2743,8 @@ struct exscan_init_in_place_check {
 
 template <typename... Args>
 struct exscan_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan, Args...>;
   static_assert(c0, "nampi: exscan_single: the installed MPI does not provide MPI_Exscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -2779,7 +2812,8 @@ struct exscan_single_check {
 
 template <typename... Args>
 struct exscan_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Exscan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Exscan_init, Args...>;
   static_assert(c0,
                 "nampi: exscan_single_init: the installed MPI does not provide MPI_Exscan_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -2849,7 +2883,8 @@ struct exscan_single_init_check {
 
 template <typename... Args>
 struct gather_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gather, Args...>;
   static_assert(c0, "nampi: gather: the installed MPI does not provide MPI_Gather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: gather: every argument must be a named parameter such as send_buf(x)");
@@ -2913,7 +2948,8 @@ struct gather_check {
 
 template <typename... Args>
 struct gather_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gather_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gather_init, Args...>;
   static_assert(c0, "nampi: gather_init: the installed MPI does not provide MPI_Gather_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -2978,7 +3014,8 @@ struct gather_init_check {
 
 template <typename... Args>
 struct gather_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gather, Args...>;
   static_assert(c0, "nampi: gather_single: the installed MPI does not provide MPI_Gather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -3043,7 +3080,8 @@ struct gather_single_check {
 
 template <typename... Args>
 struct gather_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gather_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gather_init, Args...>;
   static_assert(c0,
                 "nampi: gather_single_init: the installed MPI does not provide MPI_Gather_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -3110,7 +3148,8 @@ struct gather_single_init_check {
 
 template <typename... Args>
 struct gatherv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gatherv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gatherv, Args...>;
   static_assert(c0, "nampi: gatherv: the installed MPI does not provide MPI_Gatherv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: gatherv: every argument must be a named parameter such as send_buf(x)");
@@ -3174,7 +3213,8 @@ struct gatherv_check {
 
 template <typename... Args>
 struct gatherv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Gatherv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Gatherv_init, Args...>;
   static_assert(c0, "nampi: gatherv_init: the installed MPI does not provide MPI_Gatherv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -3239,7 +3279,8 @@ struct gatherv_init_check {
 
 template <typename... Args>
 struct iallgather_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallgather, Args...>;
   static_assert(c0, "nampi: iallgather: the installed MPI does not provide MPI_Iallgather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -3304,7 +3345,8 @@ struct iallgather_check {
 
 template <typename... Args>
 struct iallgather_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallgather, Args...>;
   static_assert(c0,
                 "nampi: iallgather (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Iallgather");
@@ -3395,7 +3437,8 @@ struct iallgather_in_place_check {
 
 template <typename... Args>
 struct iallgather_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallgather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallgather, Args...>;
   static_assert(c0, "nampi: iallgather_single: the installed MPI does not provide MPI_Iallgather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -3460,7 +3503,8 @@ struct iallgather_single_check {
 
 template <typename... Args>
 struct iallgatherv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallgatherv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallgatherv, Args...>;
   static_assert(c0, "nampi: iallgatherv: the installed MPI does not provide MPI_Iallgatherv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -3525,7 +3569,8 @@ struct iallgatherv_check {
 
 template <typename... Args>
 struct iallreduce_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallreduce, Args...>;
   static_assert(c0, "nampi: iallreduce: the installed MPI does not provide MPI_Iallreduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -3593,7 +3638,8 @@ struct iallreduce_check {
 
 template <typename... Args>
 struct iallreduce_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallreduce, Args...>;
   static_assert(c0,
                 "nampi: iallreduce (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Iallreduce");
@@ -3690,7 +3736,8 @@ struct iallreduce_in_place_check {
 
 template <typename... Args>
 struct iallreduce_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iallreduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iallreduce, Args...>;
   static_assert(c0, "nampi: iallreduce_single: the installed MPI does not provide MPI_Iallreduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -3758,7 +3805,8 @@ struct iallreduce_single_check {
 
 template <typename... Args>
 struct ialltoall_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ialltoall;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ialltoall, Args...>;
   static_assert(c0, "nampi: ialltoall: the installed MPI does not provide MPI_Ialltoall");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -3823,7 +3871,8 @@ struct ialltoall_check {
 
 template <typename... Args>
 struct ialltoall_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ialltoall;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ialltoall, Args...>;
   static_assert(c0,
                 "nampi: ialltoall (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Ialltoall");
@@ -3914,7 +3963,8 @@ struct ialltoall_in_place_check {
 
 template <typename... Args>
 struct ialltoallv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ialltoallv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ialltoallv, Args...>;
   static_assert(c0, "nampi: ialltoallv: the installed MPI does not provide MPI_Ialltoallv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -3987,7 +4037,8 @@ struct ialltoallv_check {
 
 template <typename... Args>
 struct ialltoallw_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ialltoallw;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ialltoallw, Args...>;
   static_assert(c0, "nampi: ialltoallw: the installed MPI does not provide MPI_Ialltoallw");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -4094,7 +4145,8 @@ struct ialltoallw_check {
 
 template <typename... Args>
 struct ibarrier_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ibarrier;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ibarrier, Args...>;
   static_assert(c0, "nampi: ibarrier: the installed MPI does not provide MPI_Ibarrier");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -4156,7 +4208,8 @@ struct ibarrier_check {
 
 template <typename... Args>
 struct ibcast_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ibcast;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ibcast, Args...>;
   static_assert(c0, "nampi: ibcast: the installed MPI does not provide MPI_Ibcast");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: ibcast: every argument must be a named parameter such as send_buf(x)");
@@ -4221,7 +4274,8 @@ struct ibcast_check {
 
 template <typename... Args>
 struct ibcast_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ibcast;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ibcast, Args...>;
   static_assert(c0, "nampi: ibcast_single: the installed MPI does not provide MPI_Ibcast");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -4286,7 +4340,8 @@ struct ibcast_single_check {
 
 template <typename... Args>
 struct iexscan_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iexscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iexscan, Args...>;
   static_assert(c0, "nampi: iexscan: the installed MPI does not provide MPI_Iexscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: iexscan: every argument must be a named parameter such as send_buf(x)");
@@ -4353,7 +4408,8 @@ struct iexscan_check {
 
 template <typename... Args>
 struct iexscan_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iexscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iexscan, Args...>;
   static_assert(c0,
                 "nampi: iexscan (in place, with send_recv_buf): the installed MPI does not provide "
                 "MPI_Iexscan");
@@ -4444,7 +4500,8 @@ struct iexscan_in_place_check {
 
 template <typename... Args>
 struct iexscan_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iexscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iexscan, Args...>;
   static_assert(c0, "nampi: iexscan_single: the installed MPI does not provide MPI_Iexscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -4512,7 +4569,8 @@ struct iexscan_single_check {
 
 template <typename... Args>
 struct igather_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Igather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Igather, Args...>;
   static_assert(c0, "nampi: igather: the installed MPI does not provide MPI_Igather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: igather: every argument must be a named parameter such as send_buf(x)");
@@ -4576,7 +4634,8 @@ struct igather_check {
 
 template <typename... Args>
 struct igather_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Igather;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Igather, Args...>;
   static_assert(c0, "nampi: igather_single: the installed MPI does not provide MPI_Igather");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -4641,7 +4700,8 @@ struct igather_single_check {
 
 template <typename... Args>
 struct igatherv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Igatherv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Igatherv, Args...>;
   static_assert(c0, "nampi: igatherv: the installed MPI does not provide MPI_Igatherv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -4706,7 +4766,8 @@ struct igatherv_check {
 
 template <typename... Args>
 struct ireduce_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ireduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ireduce, Args...>;
   static_assert(c0, "nampi: ireduce: the installed MPI does not provide MPI_Ireduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: ireduce: every argument must be a named parameter such as send_buf(x)");
@@ -4773,7 +4834,8 @@ struct ireduce_check {
 
 template <typename... Args>
 struct ireduce_scatter_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ireduce_scatter;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ireduce_scatter, Args...>;
   static_assert(c0,
                 "nampi: ireduce_scatter: the installed MPI does not provide MPI_Ireduce_scatter");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -4850,7 +4912,9 @@ struct ireduce_scatter_check {
 
 template <typename... Args>
 struct ireduce_scatter_block_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ireduce_scatter_block;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ireduce_scatter_block,
+                                 Args...>;
   static_assert(
       c0,
       "nampi: ireduce_scatter_block: the installed MPI does not provide MPI_Ireduce_scatter_block");
@@ -4921,7 +4985,8 @@ struct ireduce_scatter_block_check {
 
 template <typename... Args>
 struct ireduce_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ireduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ireduce, Args...>;
   static_assert(c0, "nampi: ireduce_single: the installed MPI does not provide MPI_Ireduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -4989,7 +5054,8 @@ struct ireduce_single_check {
 
 template <typename... Args>
 struct iscan_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iscan, Args...>;
   static_assert(c0, "nampi: iscan: the installed MPI does not provide MPI_Iscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: iscan: every argument must be a named parameter such as send_buf(x)");
@@ -5056,7 +5122,8 @@ struct iscan_check {
 
 template <typename... Args>
 struct iscan_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iscan, Args...>;
   static_assert(
       c0,
       "nampi: iscan (in place, with send_recv_buf): the installed MPI does not provide MPI_Iscan");
@@ -5137,7 +5204,8 @@ struct iscan_in_place_check {
 
 template <typename... Args>
 struct iscan_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iscan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iscan, Args...>;
   static_assert(c0, "nampi: iscan_single: the installed MPI does not provide MPI_Iscan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -5205,7 +5273,8 @@ struct iscan_single_check {
 
 template <typename... Args>
 struct iscatter_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iscatter;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iscatter, Args...>;
   static_assert(c0, "nampi: iscatter: the installed MPI does not provide MPI_Iscatter");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -5270,7 +5339,8 @@ struct iscatter_check {
 
 template <typename... Args>
 struct iscatterv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iscatterv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iscatterv, Args...>;
   static_assert(c0, "nampi: iscatterv: the installed MPI does not provide MPI_Iscatterv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -5340,7 +5410,8 @@ struct iscatterv_check {
 
 template <typename... Args>
 struct reduce_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce, Args...>;
   static_assert(c0, "nampi: reduce: the installed MPI does not provide MPI_Reduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: reduce: every argument must be a named parameter such as send_buf(x)");
@@ -5407,7 +5478,8 @@ struct reduce_check {
 
 template <typename... Args>
 struct reduce_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_init, Args...>;
   static_assert(c0, "nampi: reduce_init: the installed MPI does not provide MPI_Reduce_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -5475,7 +5547,8 @@ struct reduce_init_check {
 
 template <typename... Args>
 struct reduce_scatter_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_scatter;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_scatter, Args...>;
   static_assert(c0, "nampi: reduce_scatter: the installed MPI does not provide MPI_Reduce_scatter");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -5551,7 +5624,9 @@ struct reduce_scatter_check {
 
 template <typename... Args>
 struct reduce_scatter_block_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_scatter_block;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_scatter_block,
+                                 Args...>;
   static_assert(
       c0,
       "nampi: reduce_scatter_block: the installed MPI does not provide MPI_Reduce_scatter_block");
@@ -5622,7 +5697,9 @@ struct reduce_scatter_block_check {
 
 template <typename... Args>
 struct reduce_scatter_block_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_scatter_block_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_scatter_block_init,
+                                 Args...>;
   static_assert(c0,
                 "nampi: reduce_scatter_block_init: the installed MPI does not provide "
                 "MPI_Reduce_scatter_block_init");
@@ -5694,7 +5771,8 @@ struct reduce_scatter_block_init_check {
 
 template <typename... Args>
 struct reduce_scatter_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_scatter_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_scatter_init, Args...>;
   static_assert(
       c0, "nampi: reduce_scatter_init: the installed MPI does not provide MPI_Reduce_scatter_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -5773,7 +5851,8 @@ struct reduce_scatter_init_check {
 
 template <typename... Args>
 struct reduce_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce, Args...>;
   static_assert(c0, "nampi: reduce_single: the installed MPI does not provide MPI_Reduce");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -5841,7 +5920,8 @@ struct reduce_single_check {
 
 template <typename... Args>
 struct reduce_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Reduce_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Reduce_init, Args...>;
   static_assert(c0,
                 "nampi: reduce_single_init: the installed MPI does not provide MPI_Reduce_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -5911,7 +5991,8 @@ struct reduce_single_init_check {
 
 template <typename... Args>
 struct scan_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan, Args...>;
   static_assert(c0, "nampi: scan: the installed MPI does not provide MPI_Scan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: scan: every argument must be a named parameter such as send_buf(x)");
@@ -5978,7 +6059,8 @@ struct scan_check {
 
 template <typename... Args>
 struct scan_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan, Args...>;
   static_assert(
       c0,
       "nampi: scan (in place, with send_recv_buf): the installed MPI does not provide MPI_Scan");
@@ -6058,7 +6140,8 @@ struct scan_in_place_check {
 
 template <typename... Args>
 struct scan_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan_init, Args...>;
   static_assert(c0, "nampi: scan_init: the installed MPI does not provide MPI_Scan_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -6126,7 +6209,8 @@ struct scan_init_check {
 
 template <typename... Args>
 struct scan_init_in_place_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan_init, Args...>;
   static_assert(c0,
                 "nampi: scan_init (in place, with send_recv_buf): the installed MPI does not "
                 "provide MPI_Scan_init");
@@ -6223,7 +6307,8 @@ struct scan_init_in_place_check {
 
 template <typename... Args>
 struct scan_single_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan, Args...>;
   static_assert(c0, "nampi: scan_single: the installed MPI does not provide MPI_Scan");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -6291,7 +6376,8 @@ struct scan_single_check {
 
 template <typename... Args>
 struct scan_single_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scan_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scan_init, Args...>;
   static_assert(c0, "nampi: scan_single_init: the installed MPI does not provide MPI_Scan_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -6359,7 +6445,8 @@ struct scan_single_init_check {
 
 template <typename... Args>
 struct scatter_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scatter;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scatter, Args...>;
   static_assert(c0, "nampi: scatter: the installed MPI does not provide MPI_Scatter");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: scatter: every argument must be a named parameter such as send_buf(x)");
@@ -6423,7 +6510,8 @@ struct scatter_check {
 
 template <typename... Args>
 struct scatter_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scatter_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scatter_init, Args...>;
   static_assert(c0, "nampi: scatter_init: the installed MPI does not provide MPI_Scatter_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(
@@ -6488,7 +6576,8 @@ struct scatter_init_check {
 
 template <typename... Args>
 struct scatterv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scatterv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scatterv, Args...>;
   static_assert(c0, "nampi: scatterv: the installed MPI does not provide MPI_Scatterv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -6558,7 +6647,8 @@ struct scatterv_check {
 
 template <typename... Args>
 struct scatterv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Scatterv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Scatterv_init, Args...>;
   static_assert(c0, "nampi: scatterv_init: the installed MPI does not provide MPI_Scatterv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(

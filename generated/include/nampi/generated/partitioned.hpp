@@ -31,7 +31,8 @@ inline constexpr bool have_MPI_Psend_init = false;
 // is compiled only when all of them hold, so misuse gives one message.
 template <typename... Args>
 struct precv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Precv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Precv_init, Args...>;
   static_assert(c0, "nampi: precv_init: the installed MPI does not provide MPI_Precv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -102,7 +103,8 @@ struct precv_init_check {
 
 template <typename... Args>
 struct psend_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Psend_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Psend_init, Args...>;
   static_assert(c0, "nampi: psend_init: the installed MPI does not provide MPI_Psend_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,

@@ -126,7 +126,8 @@ inline constexpr bool have_MPI_Ssend_init = false;
 // is compiled only when all of them hold, so misuse gives one message.
 template <typename... Args>
 struct bsend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bsend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bsend, Args...>;
   static_assert(c0, "nampi: bsend: the installed MPI does not provide MPI_Bsend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: bsend: every argument must be a named parameter such as send_buf(x)");
@@ -193,7 +194,8 @@ struct bsend_check {
 
 template <typename... Args>
 struct bsend_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Bsend_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Bsend_init, Args...>;
   static_assert(c0, "nampi: bsend_init: the installed MPI does not provide MPI_Bsend_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -261,7 +263,8 @@ struct bsend_init_check {
 
 template <typename... Args>
 struct ibsend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ibsend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ibsend, Args...>;
   static_assert(c0, "nampi: ibsend: the installed MPI does not provide MPI_Ibsend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: ibsend: every argument must be a named parameter such as send_buf(x)");
@@ -328,7 +331,8 @@ struct ibsend_check {
 
 template <typename... Args>
 struct iprobe_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Iprobe;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Iprobe, Args...>;
   static_assert(c0, "nampi: iprobe: the installed MPI does not provide MPI_Iprobe");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: iprobe: every argument must be a named parameter such as send_buf(x)");
@@ -389,7 +393,8 @@ struct iprobe_check {
 
 template <typename T, typename... Args>
 struct irecv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Irecv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Irecv, Args...>;
   static_assert(c0, "nampi: irecv: the installed MPI does not provide MPI_Irecv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: irecv: every argument must be a named parameter such as send_buf(x)");
@@ -453,7 +458,8 @@ struct irecv_check {
 
 template <typename... Args>
 struct irsend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Irsend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Irsend, Args...>;
   static_assert(c0, "nampi: irsend: the installed MPI does not provide MPI_Irsend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: irsend: every argument must be a named parameter such as send_buf(x)");
@@ -520,7 +526,8 @@ struct irsend_check {
 
 template <typename... Args>
 struct isend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Isend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Isend, Args...>;
   static_assert(c0, "nampi: isend: the installed MPI does not provide MPI_Isend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: isend: every argument must be a named parameter such as send_buf(x)");
@@ -587,7 +594,8 @@ struct isend_check {
 
 template <typename... Args>
 struct isendrecv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Isendrecv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Isendrecv, Args...>;
   static_assert(c0, "nampi: isendrecv: the installed MPI does not provide MPI_Isendrecv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -658,7 +666,8 @@ struct isendrecv_check {
 
 template <typename... Args>
 struct isendrecv_replace_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Isendrecv_replace;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Isendrecv_replace, Args...>;
   static_assert(
       c0, "nampi: isendrecv_replace: the installed MPI does not provide MPI_Isendrecv_replace");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -731,7 +740,8 @@ struct isendrecv_replace_check {
 
 template <typename... Args>
 struct issend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Issend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Issend, Args...>;
   static_assert(c0, "nampi: issend: the installed MPI does not provide MPI_Issend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: issend: every argument must be a named parameter such as send_buf(x)");
@@ -798,7 +808,8 @@ struct issend_check {
 
 template <typename... Args>
 struct probe_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Probe;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Probe, Args...>;
   static_assert(c0, "nampi: probe: the installed MPI does not provide MPI_Probe");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: probe: every argument must be a named parameter such as send_buf(x)");
@@ -859,7 +870,8 @@ struct probe_check {
 
 template <typename T, typename... Args>
 struct recv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Recv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Recv, Args...>;
   static_assert(c0, "nampi: recv: the installed MPI does not provide MPI_Recv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: recv: every argument must be a named parameter such as send_buf(x)");
@@ -923,7 +935,8 @@ struct recv_check {
 
 template <typename T, typename... Args>
 struct recv_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Recv_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Recv_init, Args...>;
   static_assert(c0, "nampi: recv_init: the installed MPI does not provide MPI_Recv_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -988,7 +1001,8 @@ struct recv_init_check {
 
 template <typename... Args>
 struct rsend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Rsend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Rsend, Args...>;
   static_assert(c0, "nampi: rsend: the installed MPI does not provide MPI_Rsend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: rsend: every argument must be a named parameter such as send_buf(x)");
@@ -1055,7 +1069,8 @@ struct rsend_check {
 
 template <typename... Args>
 struct rsend_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Rsend_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Rsend_init, Args...>;
   static_assert(c0, "nampi: rsend_init: the installed MPI does not provide MPI_Rsend_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1123,7 +1138,8 @@ struct rsend_init_check {
 
 template <typename... Args>
 struct send_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Send;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Send, Args...>;
   static_assert(c0, "nampi: send: the installed MPI does not provide MPI_Send");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: send: every argument must be a named parameter such as send_buf(x)");
@@ -1190,7 +1206,8 @@ struct send_check {
 
 template <typename... Args>
 struct send_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Send_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Send_init, Args...>;
   static_assert(c0, "nampi: send_init: the installed MPI does not provide MPI_Send_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1258,7 +1275,8 @@ struct send_init_check {
 
 template <typename... Args>
 struct sendrecv_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Sendrecv;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Sendrecv, Args...>;
   static_assert(c0, "nampi: sendrecv: the installed MPI does not provide MPI_Sendrecv");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
@@ -1329,7 +1347,8 @@ struct sendrecv_check {
 
 template <typename... Args>
 struct sendrecv_replace_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Sendrecv_replace;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Sendrecv_replace, Args...>;
   static_assert(c0,
                 "nampi: sendrecv_replace: the installed MPI does not provide MPI_Sendrecv_replace");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
@@ -1402,7 +1421,8 @@ struct sendrecv_replace_check {
 
 template <typename... Args>
 struct ssend_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ssend;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ssend, Args...>;
   static_assert(c0, "nampi: ssend: the installed MPI does not provide MPI_Ssend");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1, "nampi: ssend: every argument must be a named parameter such as send_buf(x)");
@@ -1469,7 +1489,8 @@ struct ssend_check {
 
 template <typename... Args>
 struct ssend_init_check {
-  static constexpr bool c0 = nampi::generated::provided::have_MPI_Ssend_init;
+  static constexpr bool c0 =
+      nampi::detail::when_called<nampi::generated::provided::have_MPI_Ssend_init, Args...>;
   static_assert(c0, "nampi: ssend_init: the installed MPI does not provide MPI_Ssend_init");
   static constexpr bool c1 = nampi::detail::all_named<Args...>;
   static_assert(c1,
