@@ -34,11 +34,27 @@ def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, s
     return role, f"{factory}<nampi::resize_to_fit>({storage})", [f"{p.storage} {storage}{{}};"]
 
 
-def _completed(binding: Binding, calls: dict[str, int], released: bool = True) -> dict[str, int]:
+# What a test does between start() and wait() of a partitioned call: a send marks every
+# partition ready with one MPI_Pready_range (else wait() would never return); a receive
+# just waits.
+def _partitions_ready(binding: Binding, test: dict) -> tuple[str, list[str]]:
+    """(C++ statement, MPI calls) run between start() and wait()."""
+    if binding.variant != "partitioned" or binding.partition_side != "send":
+        return "", []
+    partitions = test.get("args", {}).get("partitions")
+    if partitions is None:
+        raise SpecError(binding.where, f"{binding.name}: test.args lacks an expression for 'partitions'")
+    return f"persistent.pready_range(0, ({partitions}) - 1); ", ["MPI_Pready_range"]
+
+
+def _completed(binding: Binding, calls: dict[str, int], test: dict, released: bool = True) -> dict[str, int]:
     """The calls of a test: it completes a nonblocking call with wait() (one MPI_Wait), and
-    starts a persistent one once, waits, and (if `released`) destroys it (MPI_Request_free)."""
-    extra = {"blocking": [], "nonblocking": ["MPI_Wait"], "persistent": ["MPI_Start", "MPI_Wait"]}[binding.variant]
-    if binding.variant == "persistent" and released:
+    starts a persistent or partitioned one once, (marks its partitions ready,) waits, and (if
+    `released`) destroys it (MPI_Request_free)."""
+    persistent = binding.variant in ("persistent", "partitioned")
+    extra = {"blocking": [], "nonblocking": ["MPI_Wait"]}.get(binding.variant, ["MPI_Start", "MPI_Wait"])
+    extra = extra + _partitions_ready(binding, test)[1]
+    if persistent and released:
         extra.append("MPI_Request_free")
     out = dict(calls)
     for fn in extra:
@@ -46,21 +62,23 @@ def _completed(binding: Binding, calls: dict[str, int], released: bool = True) -
     return dict(sorted(out.items()))
 
 
-def _statement(binding: Binding, call: str, prefix: str) -> str:
+def _statement(binding: Binding, call: str, prefix: str, test: dict) -> str:
     """The C++ statement of a test that issues `call` and completes it."""
     if binding.variant == "nonblocking":
         return f"{prefix}{call}.wait();"
-    if binding.variant == "persistent":
-        return f"{{ auto persistent = {call}; persistent.start(); {prefix}persistent.wait(); }}"
+    if binding.variant in ("persistent", "partitioned"):
+        ready = _partitions_ready(binding, test)[0]
+        return f"{{ auto persistent = {call}; persistent.start(); {ready}{prefix}persistent.wait(); }}"
     return f"{prefix}{call};"
 
 
-def _returned_statement(binding: Binding, call: str) -> str:
+def _returned_statement(binding: Binding, call: str, test: dict) -> str:
     """`returned` = what the call gives back (a persistent call stays alive: `returned` views it)."""
     if binding.variant == "nonblocking":
         return f"auto returned = {call}.wait();"
-    if binding.variant == "persistent":
-        return f"auto persistent = {call}; persistent.start(); auto returned = persistent.wait();"
+    if binding.variant in ("persistent", "partitioned"):
+        ready = _partitions_ready(binding, test)[0]
+        return f"auto persistent = {call}; persistent.start(); {ready}auto returned = persistent.wait();"
     return f"auto returned = {call};"
 
 
@@ -83,7 +101,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                     primary_given = True
             else:
                 computed.add(p.name)
-        calls = _completed(binding, form.expected_calls(binding.mpi, computed))
+        calls = _completed(binding, form.expected_calls(binding.mpi, computed), test)
         prefix = "result = " if (returns and not primary_given) else ""
         call = f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"
         omitted = [n for n in inferable if n not in given]
@@ -96,7 +114,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                 "calls": calls,
                 "declare_result": primary_given,
                 "assign_result": returns and not primary_given,
-                "statement": _statement(binding, call, prefix),
+                "statement": _statement(binding, call, prefix, test),
             }
         )
     return out
@@ -139,8 +157,8 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     return {
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
-        "calls": _completed(binding, form.expected_calls(binding.mpi, computed), released=False),
-        "statement": _returned_statement(binding, f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"),
+        "calls": _completed(binding, form.expected_calls(binding.mpi, computed), test, released=False),
+        "statement": _returned_statement(binding, f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})", test),
         "value_checks": checks,
         "result_from": access(primary) if primary_returned else None,
     }

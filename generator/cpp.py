@@ -37,8 +37,10 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     label = form_label(binding, form)
     out = [
         {
-            # First: with the function missing, no other message would mean anything.
-            "cond": provided(binding.mpi),
+            # First: with the function missing, no other message would mean anything. Made to
+            # depend on Args: a non-dependent false static_assert fails where the header is read
+            # (GCC evaluates it at once), not where the call is used.
+            "cond": f"nampi::detail::when_called<{provided(binding.mpi)}, Args...>",
             "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
         },
         {
@@ -134,7 +136,15 @@ def body(binding: Binding, form: Form) -> dict:
     }
 
 
-STARTERS = {"nonblocking": "start_nonblocking", "persistent": "init_persistent"}
+STARTERS = {"nonblocking": "start_nonblocking", "persistent": "init_persistent", "partitioned": "init_partitioned"}
+
+
+def _starter_targs(binding: Binding) -> list[str]:
+    """Template arguments of the starter before the argument list: a partitioned call's side
+    decides which partition operations its result has (partitioned.hpp)."""
+    if binding.variant == "partitioned":
+        return [f"nampi::partition_side::{binding.partition_side}"]
+    return []
 
 
 def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | None, others: list[str]) -> list[str]:
@@ -146,8 +156,9 @@ def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | N
     lambda_params = ", ".join(f"auto& {n}" if n in used else "auto&" for n in names)
     moved = ", ".join(f"std::move({n})" if n else "nampi::detail::no_primary" for n in names)
     status_index = "nampi::detail::no_status" if status is None else str(status)
+    targs = ", ".join(_starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index])
     return [
-        f"return nampi::detail::{STARTERS[binding.variant]}<nampi::detail::type_list<std::remove_cvref_t<Args>...>, {status_index}>(",
+        f"return nampi::detail::{STARTERS[binding.variant]}<{targs}>(",
         f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call} }},',
         f"  {moved});",
     ]

@@ -115,6 +115,37 @@ def _element_cpp(element: str | None, params: dict, where: Where, context: str) 
 # The variants a binding entry can add: key -> the binding's name from the blocking one's.
 VARIANTS = {"nonblocking": lambda name: "i" + name, "persistent": lambda name: name + "_init"}
 
+# A partitioned entry (`partitioned: MPI_Psend_init` instead of `mpi:`) defines one binding,
+# <name>_init, and nothing else: MPI has no blocking or nonblocking partitioned calls.
+PARTITIONED = "partitioned"
+PARTITIONED_NAME = lambda name: name + "_init"  # noqa: E731
+PARTITIONED_EXCLUDES = ("mpi", "nonblocking", "persistent", "in_place")
+
+
+def partition_side(mpi: str) -> str:
+    """"send" (MPI_Psend_init: pready*) or "recv" (MPI_Precv_init: parrived); the schema
+    admits only these two functions."""
+    return "send" if mpi.startswith("MPI_Psend") else "recv"
+
+
+def _entry_bindings(name: str, entry, where: Where) -> list[tuple[str, str, Where]]:
+    """(binding name, variant, where) of every binding an entry defines."""
+    if PARTITIONED in entry:
+        for key in PARTITIONED_EXCLUDES:
+            if key in entry:
+                raise SpecError(
+                    where_of(entry, key),
+                    f"{name}: a partitioned call ({entry[PARTITIONED]}) has only its persistent form; remove '{key}'",
+                )
+        return [(PARTITIONED_NAME(name), PARTITIONED, where_of(entry, PARTITIONED))]
+    if "mpi" not in entry:
+        raise SpecError(where, f"{name}: needs 'mpi' (the blocking MPI function) or 'partitioned'")
+    out = [(name, "blocking", where)]
+    for variant, variant_name in VARIANTS.items():
+        if variant in entry:
+            out.append((variant_name(name), variant, where_of(entry, variant)))
+    return out
+
 
 def _variant_args(args: list[str], params: list[FormParam], mpi_function) -> list[str]:
     """A nonblocking or persistent MPI function takes the blocking one's arguments without the
@@ -225,13 +256,15 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         if regular.param(trigger) is not None:
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base)
+    side = partition_side(mpi) if variant == PARTITIONED else None
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side)
 
 
 VARIANT_DOCS = {
     "blocking": "",
     "nonblocking": " Nonblocking: returns at once a result that owns the call's buffers; wait() or test() gives what the blocking call returns.",
     "persistent": " Persistent: sets the call up once (inference included); start() runs it, wait() returns a view of the result, valid until the next start.",
+    "partitioned": " Partitioned and persistent: sets the call up once (inference included); start() runs it, then the parts are marked ready (send: pready, pready_range, pready_list) or polled (receive: parrived), and wait() completes it.",
 }
 
 
@@ -247,17 +280,14 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
             where = where_of(data, name)
             if name in seen:
                 raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
-            seen[name] = where
-            bindings.append(_load_binding(name, name, "blocking", entry, path.stem, rel, parameters, rules, mpi_functions, where))
-            for variant, variant_name in VARIANTS.items():
-                if variant not in entry:
-                    continue
-                vname, vwhere = variant_name(name), where_of(entry, variant)
-                if vname in seen:
-                    raise SpecError(vwhere, f"binding '{vname}' is already defined at {seen[vname]}")
-                seen[vname] = vwhere
+            seen[name] = where  # also for a partitioned entry: its name names the test program
+            for bname, variant, bwhere in _entry_bindings(name, entry, where):
+                if bname != name:
+                    if bname in seen:
+                        raise SpecError(bwhere, f"binding '{bname}' is already defined at {seen[bname]}")
+                    seen[bname] = bwhere
                 bindings.append(
-                    _load_binding(vname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, vwhere)
+                    _load_binding(bname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, bwhere)
                 )
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

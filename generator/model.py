@@ -114,7 +114,9 @@ class Binding:
     in_place_trigger: str | None
     where: Where
     variant: str = "blocking"  # "blocking" | "nonblocking" (nonblocking_result) | "persistent" (persistent_call)
-    base: str = ""  # the blocking binding it is a variant of (its own name if blocking)
+    # | "partitioned" (partitioned_call: a persistent call with partition operations, no blocking form)
+    base: str = ""  # the spec entry: the blocking binding it is a variant of (its own name if blocking)
+    partition_side: str | None = None  # "send" | "recv" for a partitioned binding
 
     @property
     def nonblocking(self) -> bool:

@@ -55,7 +55,7 @@ def render_variants(env, bindings: list[Binding], records: list[Availability]) -
             rows=rows,
             mpis=[r.label for r in records],
             lacking=lacking,
-            totals={v: sum(1 for r in rows if r["variant"] == v) for v in ("nonblocking", "persistent")},
+            totals={v: sum(1 for r in rows if r["variant"] == v) for v in ("nonblocking", "persistent", "partitioned")},
             test_cases=sum(r["tests"] for r in rows),
         )
     }

@@ -8,12 +8,18 @@
 #include "nampi/nonblocking.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
+#include "nampi/partitioned.hpp"
 #include "nampi/persistent.hpp"
 #include "nampi/result.hpp"
 #include "nampi/slot.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi::detail {
+
+// `Value`, as a constant that depends on a call's arguments: a check built on
+// it is evaluated when the call is used, not when its header is read.
+template <bool Value, typename... Args>
+inline constexpr bool when_called = Value;
 
 // The element type of call<T>() when the caller wrote call(...).
 struct unspecified_element {};

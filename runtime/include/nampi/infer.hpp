@@ -61,6 +61,20 @@ void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
       detail::checked_int(buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count"));
 }
 
+// The number of elements of a buffer divided evenly among the partitions of
+// a partitioned call (MPI's count is per partition).
+template <typename Out, typename Buffer, typename Partitions>
+void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buffer,
+                           const Partitions& partitions) {
+  const int n = partitions.get();
+  NAMPI_ASSERT(n > 0,
+               std::string(ctx.call) + ": partitions must be positive, got " + std::to_string(n));
+  NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(n) == 0,
+               std::string(ctx.call) + ": the buffer size " + std::to_string(buffer.size()) +
+                   " is not a multiple of partitions (" + std::to_string(n) + ")");
+  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(n), ctx.call, "count"));
+}
+
 // The builtin or byte datatype of a buffer's elements.
 template <typename Out, typename Buffer>
 void type_of(Out& out, const call_context&, const Buffer&) {

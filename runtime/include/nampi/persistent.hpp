@@ -123,6 +123,17 @@ class [[nodiscard]] persistent_call {
                   "nampi: a persistent call's data is reachable only through wait() or value()");
   }
 
+ protected:
+  // For calls built on this one (partitioned.hpp): the checks below, and the
+  // request of a started call.
+  MPI_Request started_request(const char* what) const {
+    check_holds(what);
+    NAMPI_ASSERT(state_->started,
+                 std::string(call_) + ": " + what + "() needs a started call (start first)");
+    return state_->request;
+  }
+  const char* call_name() const noexcept { return call_; }
+
  private:
   MPI_Status* status() {
     if constexpr (StatusIndex == detail::no_status)
