@@ -6,4 +6,5 @@
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/ops.hpp"
+#include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
