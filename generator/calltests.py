@@ -189,6 +189,8 @@ def test_view(binding: Binding) -> dict:
         "forms": forms,
         "have_macro": have_macro(binding.mpi),
         "mpi": binding.mpi,
+        # tests/CMakeLists.txt labels the test (make test-sanitize runs that label).
+        "nonblocking": binding.nonblocking,
     }
 
 

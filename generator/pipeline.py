@@ -66,7 +66,10 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
     for base in sorted({b.base for b in spec.bindings}):
         family = [b for b in spec.bindings if b.base == base]
         out[f"tests/test_{base}.cpp"] = env.get_template("call_test.cpp.j2").render(
-            source=family[0].source, names=[b.name for b in family], bindings=[calltests.test_view(b) for b in family]
+            source=family[0].source,
+            names=[b.name for b in family],
+            bindings=[calltests.test_view(b) for b in family],
+            nonblocking=any(b.nonblocking for b in family),
         )
     for binding in spec.bindings:
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))

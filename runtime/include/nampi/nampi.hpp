@@ -7,4 +7,5 @@
 #include "nampi/generated/parameters.hpp"
 #include "nampi/message.hpp"
 #include "nampi/ops.hpp"
+#include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"

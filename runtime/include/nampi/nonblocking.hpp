@@ -13,6 +13,10 @@
 // buffers cannot be freed while MPI may still write them, and an assertion
 // would leave the program no safe way on. An MPI error in that wait cannot be
 // thrown from a destructor, so it terminates with MPI's message.
+//
+// Completing the request elsewhere (MPI_Waitall on mpi_request(), or a
+// nampi::request_pool, see request_pool.hpp) and then calling
+// take_completed(status) gives the value without another MPI call.
 #pragma once
 
 #include <mpi.h>
@@ -49,6 +53,18 @@ struct finish_result<type_list<Args...>> {
 
 struct start_tag {};
 
+// Whether slot StatusIndex of Slots holds a status the caller sees (status_out),
+// rather than an omitted one that MPI is told to ignore.
+template <std::size_t StatusIndex, typename... Slots>
+constexpr bool reports_status() {
+  if constexpr (StatusIndex == no_status) {
+    return false;
+  } else {
+    using slot = std::tuple_element_t<StatusIndex, std::tuple<Slots...>>;
+    return !std::is_same_v<typename slot::object_type, status_ignored>;
+  }
+}
+
 template <typename T>
 inline constexpr bool dependent_false = false;
 
@@ -66,11 +82,13 @@ class [[nodiscard]] nonblocking_result {
   };
 
  public:
-  using value_type = decltype(detail::finish_result<ArgList>::from(
-      std::declval<std::tuple<Slots...>&>()));
+  using value_type =
+      decltype(detail::finish_result<ArgList>::from(std::declval<std::tuple<Slots...>&>()));
   // test(): whether it completed (no value), or the value once it has.
-  using test_type =
-      std::conditional_t<std::is_void_v<value_type>, bool, std::optional<value_type>>;
+  using test_type = std::conditional_t<std::is_void_v<value_type>, bool, std::optional<value_type>>;
+  // The call has a status parameter the caller sees: whoever completes the
+  // request elsewhere passes MPI's status to take_completed().
+  static constexpr bool has_status = detail::reports_status<StatusIndex, Slots...>();
 
   // Used by generated calls: moves the slots to the heap (their addresses must
   // not change while MPI uses them), then starts the call on them.
@@ -117,11 +135,28 @@ class [[nodiscard]] nonblocking_result {
   bool holds_call() const noexcept { return state_ != nullptr; }
 
   // The MPI request, for MPI_Waitall and friends. Completing it there sets it
-  // to MPI_REQUEST_NULL; wait() then returns the value at once (a status
-  // parameter keeps what the caller's MPI call wrote, not this request's).
+  // to MPI_REQUEST_NULL; take_completed() then gives the value. (wait() works
+  // too, but issues an MPI_Wait on the null request, which writes MPI's empty
+  // status into a status parameter.)
   MPI_Request& mpi_request() {
     check_holds("mpi_request");
     return state_->request;
+  }
+
+  // The value of a call whose request was completed elsewhere (mpi_request()
+  // is MPI_REQUEST_NULL): `status` is what MPI reported for the request, copied
+  // into the status parameter if the call has one (has_status), or
+  // MPI_STATUS_IGNORE. Issues no MPI call; the result is empty afterwards.
+  value_type take_completed(const MPI_Status* status) {
+    check_holds("take_completed");
+    NAMPI_ASSERT(state_->request == MPI_REQUEST_NULL,
+                 std::string(call_) + ": take_completed() on a request that is still pending");
+    if constexpr (has_status) {
+      if (status != MPI_STATUS_IGNORE) *this->status() = *status;
+    } else {
+      (void)status;
+    }
+    return take();
   }
 
   // A pending result has nothing to read: the data arrives through wait() or
@@ -154,8 +189,8 @@ class [[nodiscard]] nonblocking_result {
   }
 
   void check_holds(const char* what) const {
-    NAMPI_ASSERT(state_ != nullptr, std::string(call_) + ": " + what +
-                                        "() on a result whose value was already taken");
+    NAMPI_ASSERT(state_ != nullptr,
+                 std::string(call_) + ": " + what + "() on a result whose value was already taken");
     (void)what;
   }
 
@@ -163,8 +198,8 @@ class [[nodiscard]] nonblocking_result {
     if (!state_ || state_->request == MPI_REQUEST_NULL) return;
     const int code = MPI_Wait(&state_->request, status());
     if (code != MPI_SUCCESS) {
-      std::fprintf(stderr, "nampi: %s: waiting for a destroyed pending result failed: %s\n",
-                   call_, mpi_error::error_string(code).c_str());
+      std::fprintf(stderr, "nampi: %s: waiting for a destroyed pending result failed: %s\n", call_,
+                   mpi_error::error_string(code).c_str());
       std::terminate();
     }
   }
