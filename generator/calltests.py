@@ -9,6 +9,10 @@ from .errors import SpecError
 from .model import Binding, Form, FormParam, subsets
 
 
+# The `topology` of a test fixture, as the reference pages name it.
+TOPOLOGY_NAMES = {"cart": "cartesian", "graph": "graph", "dist_graph": "distributed graph"}
+
+
 def _factory_for_given(p: FormParam) -> tuple[str, str]:
     """The role and factory a test uses to give parameter p."""
     factories = p.param.factories
@@ -87,6 +91,8 @@ def cases(binding: Binding, form: Form) -> list[dict]:
     inferable = [p.name for p in form.inferable]
     out = []
     for given in subsets(inferable):
+        if not form.accepts(set(given)):
+            continue  # a compile error (the form's either / all_or_none)
         args, decls, computed = [], [], set()
         primary_given = False
         returns = form.primary is not None and form.primary.returned_if_omitted
@@ -101,7 +107,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
                     primary_given = True
             else:
                 computed.add(p.name)
-        calls = _completed(binding, form.expected_calls(binding.mpi, computed), test)
+        calls = _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology")), test)
         prefix = "result = " if (returns and not primary_given) else ""
         call = f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"
         omitted = [n for n in inferable if n not in given]
@@ -128,9 +134,18 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     outs = [p for p in form.inferable if "out" in p.param.factories and p.name != primary]
     if not outs:
         return None
+    # Of two parameters computed from each other, one is given: the first one not asked back.
+    given = set()
+    if form.either:
+        candidates = [n for n in form.either if n not in {p.name for p in outs}]
+        if not candidates:
+            raise SpecError(form.where, f"{binding.name}: either {list(form.either)}: both are asked back, none given")
+        given.add(candidates[0])
+    if not form.accepts(given, {p.name for p in outs}):
+        raise SpecError(form.where, f"{binding.name}: the requested-back test case gives {sorted(given)}, which the form rejects")
     args, computed = [], set()
     for p in form.params:
-        if p.required or p.required_at_root:
+        if p.required or p.required_at_root or p.name in given:
             role, arg, _ = _arg(p, form, test, binding)
             args.append(arg)
             if role != "in":
@@ -157,7 +172,7 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     return {
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
-        "calls": _completed(binding, form.expected_calls(binding.mpi, computed), test, released=False),
+        "calls": _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology")), test, released=False),
         "statement": _returned_statement(binding, f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})", test),
         "value_checks": checks,
         "result_from": access(primary) if primary_returned else None,
@@ -170,6 +185,8 @@ def test_view(binding: Binding) -> dict:
         test = form.test if form.test is not None else binding.regular.test
         forms.append(
             {
+                # The communicator the call runs on: MPI_COMM_WORLD, or the fixture's (e.g. one with a topology).
+                "comm_decl": f"auto comm = {test['comm']};" if "comm" in test else "nampi::Communicator comm;",
                 "min_ranks": test.get("min_ranks", 1),
                 "setup": test.get("setup", ""),
                 "active": test.get("active", "true"),
@@ -198,6 +215,7 @@ def doc_view(binding: Binding) -> dict:
     """The reference page: parameters, defaults, and the MPI calls of each form."""
     forms = []
     for form in binding.forms:
+        test = form.test if form.test is not None else binding.regular.test
         rows = []
         inferable = [p.name for p in form.inferable]
         for case in cases(binding, form):
@@ -216,6 +234,7 @@ def doc_view(binding: Binding) -> dict:
                 ],
                 "inferable": inferable,
                 "rows": rows,
+                "topology": TOPOLOGY_NAMES.get(test.get("topology")),
             }
         )
     return {"name": binding.name, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms}

@@ -66,6 +66,23 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
                     "msg": f"nampi: {label}: missing required parameter '{p.name}'",
                 }
             )
+    if form.either:
+        a, b = form.either
+        out.append(
+            {
+                "cond": f"!nampi::detail::all_named<Args...> || !nampi::detail::computes<{param_id(a)}, Args...> || "
+                f"!nampi::detail::computes<{param_id(b)}, Args...>",
+                "msg": f"nampi: {label}: give '{a}' or '{b}' (each is computed from the other)",
+            }
+        )
+    if form.all_or_none:
+        first, *rest = form.all_or_none
+        out.append(
+            {
+                "cond": " && ".join(f"{_has(first)} == {_has(n)}" for n in rest),
+                "msg": f"nampi: {label}: give {', '.join(repr(n) for n in form.all_or_none)} together, or none of them",
+            }
+        )
     for p in form.params:
         out.append(
             {

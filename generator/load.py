@@ -58,6 +58,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             omitted_storage=entry.get("omitted_storage"),
             factories=dict(entry["factories"]),
             where=where_of(data, name),
+            mpi_calls=dict(sorted(entry.get("mpi_calls", {}).items())),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():
@@ -79,6 +80,7 @@ def load_rules(root: Path) -> dict[str, Rule]:
             mpi_calls=dict(sorted(entry["mpi_calls"].items())),
             root_only=bool(entry.get("root_only", False)),
             where=where_of(data, name),
+            topology_calls={t: dict(sorted(c.items())) for t, c in sorted(entry.get("topology_calls", {}).items())},
         )
         for name, entry in sorted(data.items())
     }
@@ -96,9 +98,10 @@ def _storage(p: Parameter, fp: dict, element: str | None, where: Where, context:
 
 
 def _allocates(p: Parameter, fp: dict, storage: str) -> bool:
-    """Creating the parameter allocates: an array, unless this call stores one element."""
+    """Creating the parameter allocates: an array, unless this call stores one element
+    (or a marker such as MPI_UNWEIGHTED stands in for it when omitted)."""
     kind = fp.get("storage", p.storage)
-    return p.array and storage != "void" and kind != "element"
+    return p.array and storage not in ("void", p.omitted_storage) and kind != "element"
 
 
 def _element_cpp(element: str | None, params: dict, where: Where, context: str) -> tuple[str | None, bool]:
@@ -160,7 +163,41 @@ def _variant_args(args: list[str], params: list[FormParam], mpi_function) -> lis
     return out + [REQUEST_ARG]
 
 
-def _load_form(kind, entry, parameters, rules, mpi_function, context, test, variant="blocking") -> Form:
+def _constraint(entry, key: str, params: list[FormParam], context: str) -> tuple[str, ...]:
+    """The parameter names of a form constraint (`either`, `all_or_none`), checked."""
+    names = entry.get(key, [])
+    by_name = {p.name: p for p in params}
+    for i, name in enumerate(names):
+        where = where_of(names, i)
+        p = by_name.get(name)
+        if p is None:
+            raise SpecError(where, f"{context}.{key}: '{name}' is not a parameter of this call")
+        if p.required or p.required_at_root:
+            raise SpecError(where, f"{context}.{key}: '{name}' is required; {key} lists parameters a caller may omit")
+        if key == "either" and "in" not in p.param.factories:
+            raise SpecError(where, f"{context}.{key}: '{name}' cannot be given (it has no 'in' factory)")
+        if key == "either" and p.default is None:
+            raise SpecError(where, f"{context}.{key}: '{name}' has no default rule to compute it from the other")
+    return tuple(names)
+
+
+def _check_topology(test: dict | None, test_where: Where, rule_order, context: str) -> None:
+    """A test of a call whose rules issue topology-dependent calls names its topology."""
+    if test is None:
+        return
+    for p, rule_call in rule_order:
+        if rule_call.rule.topology_calls and "topology" not in test:
+            raise SpecError(
+                test_where,
+                f"{context}: test.topology is needed: rule '{rule_call.rule.name}' (of '{p.name}') issues MPI calls "
+                f"that depend on the communicator's topology (one of {', '.join(rule_call.rule.topology_calls)})",
+            )
+
+
+def _load_form(
+    kind, entry, parameters, rules, mpi_function, context, test, variant="blocking", test_where=None, fallback_test=None
+) -> Form:
+    """One form of a binding; `fallback_test` is the test an in-place form without its own uses."""
     where = entry.where
     raw_params = entry["params"]
     element, element_template = _element_cpp(entry.get("element"), raw_params, where, context)
@@ -204,7 +241,10 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, vari
                 where=pwhere,
             )
         )
-    rule_order = order_rules(params, where, context)
+    either = _constraint(entry, "either", params, context)
+    all_or_none = _constraint(entry, "all_or_none", params, context)
+    rule_order = order_rules(params, where, context, either)
+    _check_topology(test if test is not None else fallback_test, test_where or where, rule_order, context)
     by_name = {p.name: p for p in params}
     args = []
     for i, arg in enumerate(entry["mpi_args"]):
@@ -234,7 +274,7 @@ def _load_form(kind, entry, parameters, rules, mpi_function, context, test, vari
         primary = next((p for p in params if p.returned_if_omitted), None)
     if element is None and any(p.param.to_mpi == "op" for p in params):
         raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
-    return Form(kind, params, rule_order, args, primary, element, element_template, test, where)
+    return Form(kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none)
 
 
 def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
@@ -245,11 +285,16 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
     if mpi_functions and mpi not in mpi_functions:
         raise SpecError(where_of(entry, key), f"{name}: '{mpi}' is not in spec/mpi/")
     fn = mpi_functions.get(mpi) if mpi_functions else None
-    regular = _load_form("regular", entry, parameters, rules, fn, name, entry["test"], variant)
+    regular = _load_form(
+        "regular", entry, parameters, rules, fn, name, entry["test"], variant, where_of(entry, "test")
+    )
     in_place, trigger = None, None
     if "in_place" in entry:
         ip = entry["in_place"]
-        in_place = _load_form("in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), variant)
+        in_place = _load_form(
+            "in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), variant,
+            where_of(ip, "test") if "test" in ip else where_of(entry, "test"), entry["test"],
+        )
         trigger = "send_recv_buf"
         if in_place.param(trigger) is None:
             raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")

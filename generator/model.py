@@ -24,6 +24,9 @@ class Parameter:
     factories: dict  # role -> factory name
     where: Where
     data: bool = False  # the message data: moved into a nonblocking call, it comes back from wait()
+    # MPI calls its conversion issues at every call (to_mpi new_comm: the new communicator's
+    # rank and size); counted in the expected calls whether the caller gives it or not.
+    mpi_calls: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class Rule:
     mpi_calls: dict  # MPI function -> count
     where: Where
     root_only: bool = False  # the value is meaningful at the root only
+    # Calls that depend on the communicator's topology, on top of mpi_calls:
+    # {"cart" | "graph" | "dist_graph": {MPI function: count}} (the test fixture names its topology).
+    topology_calls: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,8 @@ class Form:
     element_template: bool  # element type is the call's template parameter T
     test: dict | None
     where: Where
+    either: tuple[str, ...] = ()  # two parameters computed from each other: the caller gives at least one
+    all_or_none: tuple[str, ...] = ()  # parameters the caller gives together or not at all
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -92,13 +100,30 @@ class Form:
         """Parameters a caller may omit (tests cover every subset of them)."""
         return [p for p in self.params if not p.required and not p.required_at_root]
 
-    def expected_calls(self, mpi_function: str, computed: set[str]) -> dict[str, int]:
+    def accepts(self, given: set[str], asked_back: set[str] = frozenset()) -> bool:
+        """Whether a call that gives the inferable parameters `given` (as inputs: the
+        tests give a parameter by its `in` factory if it has one) and asks back
+        `asked_back` meets the form's constraints: one of `either` is an input, and
+        the parameters of `all_or_none` are all passed (in any role) or none is."""
+        if self.either and not given & set(self.either):
+            return False
+        present = [name in given or name in asked_back for name in self.all_or_none]
+        return all(present) or not any(present)
+
+    def expected_calls(self, mpi_function: str, computed: set[str], topology: str | None = None) -> dict[str, int]:
         """The exact multiset of MPI calls when the rules of `computed` run
-        (parameters omitted, asked back, or written by the call)."""
+        (parameters omitted, asked back, or written by the call), on a communicator
+        with the given topology (needed by rules whose calls depend on it)."""
         calls: Counter = Counter({mpi_function: 1})
+        for p in self.params:
+            calls.update(p.param.mpi_calls)
         for p, rule_call in self.rule_order:
             if p.name in computed:
                 calls.update(rule_call.rule.mpi_calls)
+                if rule_call.rule.topology_calls:
+                    if topology not in rule_call.rule.topology_calls:
+                        raise ValueError(f"rule '{rule_call.rule.name}' needs a topology, got {topology!r}")
+                    calls.update(rule_call.rule.topology_calls[topology])
         return dict(sorted(calls.items()))
 
 
@@ -145,10 +170,16 @@ def parse_rule_call(text: str, rules: dict, where: Where, context: str) -> RuleC
     return RuleCall(rule=rule, args=args, text=text.strip())
 
 
-def order_rules(params: list[FormParam], where: Where, context: str) -> list[tuple[FormParam, RuleCall]]:
+def order_rules(
+    params: list[FormParam], where: Where, context: str, either: tuple[str, ...] = ()
+) -> list[tuple[FormParam, RuleCall]]:
     """(parameter, rule) pairs to run: defaults in an order where every rule's
     inputs come first, then the resize rules (which read computed values and
-    size buffers the MPI call writes)."""
+    size buffers the MPI call writes).
+
+    The two parameters of `either` may be computed from each other: the caller
+    gives at least one, so when one's rule runs the other is an input, and the
+    edge between them orders nothing."""
     by_name = {p.name: p for p in params}
     done: list[FormParam] = []
     visiting: set[str] = set()
@@ -162,7 +193,7 @@ def order_rules(params: list[FormParam], where: Where, context: str) -> list[tup
         for dep in p.default.param_args():
             if dep not in by_name:
                 raise SpecError(p.where, f"{context}.{p.name}: rule argument '{dep}' is not a parameter of this call")
-            if dep != p.name:
+            if dep != p.name and not (p.name in either and dep in either):
                 visit(by_name[dep])
         visiting.discard(p.name)
         done.append(p)

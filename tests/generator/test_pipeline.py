@@ -518,3 +518,183 @@ def test_every_generated_file_has_a_banner(built):
     for name, text in built.items():
         first = text.splitlines()[0]
         assert "inputs sha256:" in first and "make generate" in first, (name, first)
+
+
+# --------------------------------------------------------------------------- topologies and neighbourhood collectives
+
+TOPOLOGIES = "spec/bindings/topologies.yaml"
+NEIGHBORHOOD = "spec/bindings/neighborhood.yaml"
+RULES = "spec/rules.yaml"
+
+
+def rule_line(text: str, rule: str, pattern: str) -> int:
+    """1-based number of the first line of a rule's block in rules.yaml matching `pattern`."""
+    return find_line(text, rule, pattern)
+
+
+def test_fixture_comm_is_the_communicator_of_the_test(built):
+    neighbor = built["tests/test_neighbor_allgather.cpp"]
+    assert "auto comm = nampi_test::cart_ring();" in neighbor
+    assert "nampi::Communicator comm;" not in neighbor
+    # Without test.comm, the call runs on MPI_COMM_WORLD as before.
+    plain = built["tests/test_allgather.cpp"]
+    assert "nampi::Communicator comm;" in plain and "auto comm =" not in plain
+
+
+def test_topology_calls_follow_the_fixture_topology(spec):
+    form = _binding(spec, "neighbor_allgather").regular
+    computed = {p.name for p in form.inferable}
+    base = {"MPI_Neighbor_allgather": 1, "MPI_Topo_test": 1}
+    assert form.expected_calls("MPI_Neighbor_allgather", computed, "cart") == {**base, "MPI_Cartdim_get": 1}
+    assert form.expected_calls("MPI_Neighbor_allgather", computed, "graph") == {
+        **base, "MPI_Graph_neighbors_count": 1}
+    assert form.expected_calls("MPI_Neighbor_allgather", computed, "dist_graph") == {
+        **base, "MPI_Dist_graph_neighbors_count": 1}
+    # Everything given: no topology query (recv_buf given without a resize is not computed).
+    assert form.expected_calls("MPI_Neighbor_allgather", set(), "cart") == {"MPI_Neighbor_allgather": 1}
+    # neighbor_alltoall sizes the send count and the receive buffer: two queries.
+    alltoall = _binding(spec, "neighbor_alltoall").regular
+    assert alltoall.expected_calls("MPI_Neighbor_alltoall", {"send_count", "recv_buf"}, "graph") == {
+        "MPI_Graph_neighbors_count": 2, "MPI_Neighbor_alltoall": 1, "MPI_Topo_test": 2}
+    # The counts of allgatherv come from one neighbour allgather.
+    allgatherv = _binding(spec, "neighbor_allgatherv").regular
+    assert allgatherv.expected_calls("MPI_Neighbor_allgatherv", {p.name for p in allgatherv.inferable}, "dist_graph") == {
+        "MPI_Dist_graph_neighbors_count": 1, "MPI_Neighbor_allgather": 1, "MPI_Neighbor_allgatherv": 1,
+        "MPI_Topo_test": 1}
+
+
+def test_generated_neighbor_test_counts_the_topology_calls(built):
+    text = built["tests/test_neighbor_allgatherv.cpp"]
+    # The fixture's communicator is a distributed graph: its neighbour count call is expected.
+    assert '{"MPI_Dist_graph_neighbors_count", 1}' in text
+    assert "MPI_Cartdim_get" not in text
+    doc = built["docs/neighbor_allgatherv.md"]
+    assert "On a communicator with a distributed graph topology" in doc
+
+
+def test_new_communicator_adoption_is_counted(spec):
+    form = _binding(spec, "cart_create").regular
+    # Everything given: the MPI call, then the new communicator's rank and size.
+    assert form.expected_calls("MPI_Cart_create", set()) == {
+        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1}
+    assert form.expected_calls("MPI_Cart_create", {"dims", "periods", "reorder", "new_comm"}) == {
+        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1}
+
+
+def test_either_cases_always_give_one_of_the_two(spec):
+    from generator.calltests import cases, requested_back_case
+
+    binding = _binding(spec, "cart_create")
+    form = binding.regular
+    assert form.either == ("ndims", "dims")
+    names = [c["name"] for c in cases(binding, form)]
+    assert len(names) == 2 ** len(form.inferable) - 2 ** (len(form.inferable) - 2)  # not both omitted
+    for name in names:
+        given = name.split("given {", 1)[1].split("}", 1)[0].split(", ")
+        assert "ndims" in given or "dims" in given, name
+    back = requested_back_case(binding, form)
+    # dims is asked back, so ndims is given; the rest is omitted.
+    assert back["args"] == "ndims(2), dims_out()"
+    assert back["calls"] == {"MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1}
+
+
+def test_all_or_none_cases_give_both_weights_or_neither(spec):
+    from generator.calltests import cases
+
+    binding = _binding(spec, "dist_graph_create_adjacent")
+    form = binding.regular
+    assert form.all_or_none == ("source_weights", "dest_weights")
+    all_cases = cases(binding, form)
+    assert len(all_cases) == 2 ** (len(form.inferable) - 1)
+    for case in all_cases:
+        assert ("source_weights(" in case["args"]) == ("dest_weights(" in case["args"]), case["name"]
+
+
+def test_either_and_all_or_none_compile_time_checks(spec, built):
+    from generator.cpp import checks
+
+    cart = _binding(spec, "cart_create")
+    either = [c for c in checks(cart, cart.regular, spec.parameters) if "give 'ndims' or 'dims'" in c["msg"]]
+    assert either == [
+        {
+            "cond": "!nampi::detail::all_named<Args...> || !nampi::detail::computes<nampi::param_id::ndims, Args...> || "
+            "!nampi::detail::computes<nampi::param_id::dims, Args...>",
+            "msg": "nampi: cart_create: give 'ndims' or 'dims' (each is computed from the other)",
+        }
+    ]
+    adjacent = _binding(spec, "dist_graph_create_adjacent")
+    weights = [c for c in checks(adjacent, adjacent.regular, spec.parameters) if "together" in c["msg"]]
+    assert weights == [
+        {
+            "cond": "nampi::detail::has_param<nampi::param_id::source_weights, Args...> == "
+            "nampi::detail::has_param<nampi::param_id::dest_weights, Args...>",
+            "msg": "nampi: dist_graph_create_adjacent: give 'source_weights', 'dest_weights' together, or none of them",
+        }
+    ]
+    header = built["include/nampi/generated/topologies.hpp"]
+    assert "nampi: cart_create: give 'ndims' or 'dims' (each is computed from the other)" in header
+
+
+def test_missing_test_topology(root: Path, capsys):
+    path = root / NEIGHBORHOOD
+    text = path.read_text()
+    delete_line(path, find_line(text, "neighbor_allgather", r"^    topology: cart$"))
+    test_line = find_line(text, "neighbor_allgather", r"^  test:$")
+    assert_spec_error(
+        root, capsys, NEIGHBORHOOD, test_line, "neighbor_allgather: test.topology is needed",
+        "rule 'size_count_per_in_neighbor' (of 'recv_buf')",
+    )
+
+
+def test_test_topology_needs_comm(root: Path, capsys):
+    path = root / NEIGHBORHOOD
+    text = path.read_text()
+    delete_line(path, find_line(text, "neighbor_allgather", r"^    comm: "))
+    test_line = find_line(text, "neighbor_allgather", r"^  test:$")
+    assert_spec_error(root, capsys, NEIGHBORHOOD, test_line, "'comm' is a dependency of 'topology'")
+
+
+def test_unknown_test_topology(root: Path, capsys):
+    path = root / NEIGHBORHOOD
+    line = find_line(path.read_text(), "neighbor_allgather", r"^    topology: cart$")
+    edit_line(path, line, "cart", "torus")
+    assert_spec_error(root, capsys, NEIGHBORHOOD, line, "topology: 'torus' is not one of")
+
+
+def test_either_names_a_non_parameter(root: Path, capsys):
+    path = root / TOPOLOGIES
+    line = find_line(path.read_text(), "cart_create", r"^  either: \[ndims, dims\]$")
+    edit_line(path, line, "dims]", "dimz]")
+    assert_spec_error(root, capsys, TOPOLOGIES, line, "cart_create.either: 'dimz' is not a parameter of this call")
+
+
+def test_without_either_the_defaults_form_a_cycle(root: Path, capsys):
+    path = root / TOPOLOGIES
+    text = path.read_text()
+    delete_line(path, find_line(text, "cart_create", r"^  either: "))
+    # The cycle is reported at ndims (visited first), one line up once `either` is gone.
+    line = find_line(text, "cart_create", r"^    ndims: ") - 1
+    assert_spec_error(root, capsys, TOPOLOGIES, line, "cart_create.ndims: default rules form a cycle")
+
+
+def test_either_too_many_parameters(root: Path, capsys):
+    path = root / TOPOLOGIES
+    line = find_line(path.read_text(), "cart_create", r"^  either: \[ndims, dims\]$")
+    edit_line(path, line, "dims]", "dims, periods]")
+    assert_spec_error(root, capsys, TOPOLOGIES, line, "cart_create.either", "is too long")
+
+
+def test_all_or_none_with_a_required_parameter(root: Path, capsys):
+    path = root / TOPOLOGIES
+    line = find_line(path.read_text(), "dist_graph_create_adjacent", r"^  all_or_none: ")
+    edit_line(path, line, "[source_weights,", "[sources,")
+    assert_spec_error(
+        root, capsys, TOPOLOGIES, line, "dist_graph_create_adjacent.all_or_none: 'sources' is required"
+    )
+
+
+def test_topology_calls_lacking_a_topology(root: Path, capsys):
+    path = root / RULES
+    line = rule_line(path.read_text(), "size_of_per_out_neighbor", r"^  topology_calls: \*neighbor_counts$")
+    edit_line(path, line, "*neighbor_counts", "{cart: {MPI_Cartdim_get: 1}, graph: {MPI_Graph_neighbors_count: 1}}")
+    assert_spec_error(root, capsys, RULES, line, "size_of_per_out_neighbor.topology_calls", "'dist_graph' is a required property")

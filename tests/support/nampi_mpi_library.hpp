@@ -38,4 +38,11 @@ inline bool is_mpich_4_0() {
 // MPICH's device ("ch4:ucx"), or "" when the library is not MPICH.
 inline std::string mpich_device() { return library_version_field("MPICH Device:"); }
 
+// Open MPI's release ("5.0.11" from "Open MPI v5.0.11, package: ..."), or "" when the
+// library is not Open MPI.
+inline std::string openmpi_release() {
+  const std::string field = library_version_field("Open MPI v");
+  return field.substr(0, field.find(','));
+}
+
 }  // namespace nampi_test

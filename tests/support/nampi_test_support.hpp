@@ -2,6 +2,11 @@
 // fixtures) and the runtime tests. Rank r contributes r + 1 copies of r.
 #pragma once
 
+#include <mpi.h>
+
+#include <algorithm>
+#include <map>
+#include <nampi/communicator.hpp>
 #include <vector>
 
 namespace nampi_test {
@@ -93,6 +98,107 @@ inline std::vector<int> multiples(int size, int k) {
   std::vector<int> out(size);
   for (int r = 0; r < size; ++r) out[r] = r * k;
   return out;
+}
+
+}  // namespace nampi_test
+
+// ---------------------------------------------------------------- topologies
+// Communicators with a topology for the neighbourhood collectives' tests, built
+// with plain MPI (so that only the call under test is counted) and owned by a
+// nampi::OwnedCommunicator. Each is a ring of all ranks, ranks unchanged: the in-
+// and out-neighbours of rank r are {r - 1, r + 1} (mod size), in that order.
+
+namespace nampi_test {
+
+inline int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+inline int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// A periodic 1-D cartesian grid.
+inline nampi::OwnedCommunicator cart_ring() {
+  const int dims[1] = {world_size()};
+  const int periods[1] = {1};
+  MPI_Comm ring = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+  return nampi::OwnedCommunicator(ring);
+}
+
+// MPI_Graph_create's index and edges of the ring graph of `size` nodes.
+inline std::vector<int> ring_graph_index(int size) {
+  std::vector<int> index(size);
+  for (int i = 0; i < size; ++i) index[i] = 2 * (i + 1);
+  return index;
+}
+inline std::vector<int> ring_graph_edges(int size) {
+  std::vector<int> edges;
+  for (int i = 0; i < size; ++i) {
+    edges.push_back((i + size - 1) % size);
+    edges.push_back((i + 1) % size);
+  }
+  return edges;
+}
+
+// The ring as a graph topology (MPI_Graph_create).
+inline nampi::OwnedCommunicator graph_ring() {
+  const int size = world_size();
+  const std::vector<int> index = ring_graph_index(size);
+  const std::vector<int> edges = ring_graph_edges(size);
+  MPI_Comm ring = MPI_COMM_NULL;
+  MPI_Graph_create(MPI_COMM_WORLD, size, index.data(), edges.data(), 0, &ring);
+  return nampi::OwnedCommunicator(ring);
+}
+
+// The ring as a distributed graph topology (MPI_Dist_graph_create_adjacent, unweighted).
+inline nampi::OwnedCommunicator dist_graph_ring() {
+  const int size = world_size();
+  const int rank = world_rank();
+  const int ring[2] = {(rank + size - 1) % size, (rank + 1) % size};
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, MPI_UNWEIGHTED, 2, ring, MPI_UNWEIGHTED,
+                                 MPI_INFO_NULL, 0, &comm);
+  return nampi::OwnedCommunicator(comm);
+}
+
+// What MPI_Dims_create gives for `size` processes in 2 dimensions (by hand, for 1..4).
+inline std::vector<int> balanced_dims(int size) {
+  static const std::map<int, std::vector<int>> dims{
+      {1, {1, 1}}, {2, {2, 1}}, {3, {3, 1}}, {4, {2, 2}}};
+  return dims.at(size);
+}
+
+// MPI_Topo_test of a communicator: MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED.
+inline int topology_of(const nampi::Communicator& comm) {
+  int kind = MPI_UNDEFINED;
+  MPI_Topo_test(comm.mpi_communicator(), &kind);
+  return kind;
+}
+
+// A distributed graph's neighbours of this process (MPI_Dist_graph_neighbors).
+struct dist_graph_neighbours {
+  std::vector<int> sources;
+  std::vector<int> destinations;
+};
+inline dist_graph_neighbours dist_graph_neighbours_of(const nampi::Communicator& comm) {
+  int in = 0, out = 0, weighted = 0;
+  MPI_Dist_graph_neighbors_count(comm.mpi_communicator(), &in, &out, &weighted);
+  dist_graph_neighbours got{std::vector<int>(in), std::vector<int>(out)};
+  std::vector<int> in_weights(in + 1), out_weights(out + 1);  // never null pointers
+  MPI_Dist_graph_neighbors(comm.mpi_communicator(), in, got.sources.data(), in_weights.data(), out,
+                           got.destinations.data(), out_weights.data());
+  return got;
+}
+
+inline std::vector<int> sorted(std::vector<int> values) {
+  std::sort(values.begin(), values.end());
+  return values;
 }
 
 }  // namespace nampi_test

@@ -1,12 +1,17 @@
 // Communicator: an MPI communicator with every generated call as a member.
+// OwnedCommunicator: one the program created (cart_create, ...), freed by its destructor.
 #pragma once
 
 #include <mpi.h>
+
+#include <utility>
 
 #include "nampi/call_support.hpp"
 #include "nampi/generated/all_calls.hpp"
 
 namespace nampi {
+
+class OwnedCommunicator;
 
 class Communicator : public generated::all_calls<Communicator> {
  public:
@@ -15,24 +20,114 @@ class Communicator : public generated::all_calls<Communicator> {
 
   // Wraps (does not own) an MPI communicator; rank and size are read once so
   // that calls never ask MPI for them again.
-  explicit Communicator(MPI_Comm comm) : comm_(comm) {
-    detail::call_mpi("MPI_Comm_rank", MPI_Comm_rank, comm_, &rank_);
-    detail::call_mpi("MPI_Comm_size", MPI_Comm_size, comm_, &size_);
-  }
+  explicit Communicator(MPI_Comm comm) : comm_(comm) { read_rank_and_size(); }
+
+  // A view of an owned communicator is fine, but not of a temporary one: it
+  // would be freed at the end of the statement and the view would dangle.
+  Communicator(const Communicator&) = default;
+  Communicator& operator=(const Communicator&) = default;
+  Communicator(OwnedCommunicator&&) = delete;
+  Communicator& operator=(OwnedCommunicator&&) = delete;
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
   MPI_Comm mpi_communicator() const noexcept { return comm_; }
+  // MPI_COMM_NULL: what a rank left out of a new communicator gets (rank
+  // MPI_UNDEFINED, size 0); no call can run on it.
+  bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
 
   // What the inference rules of a call need to know (see infer.hpp).
   detail::call_context call_context(const char* call) const noexcept {
     return {call, comm_, rank_, size_};
   }
 
+ protected:
+  struct null_tag {};
+  explicit Communicator(null_tag) noexcept : comm_(MPI_COMM_NULL), rank_(MPI_UNDEFINED), size_(0) {}
+
+  // Points this object at `comm` and reads its rank and size (none for MPI_COMM_NULL).
+  void assign(MPI_Comm comm) {
+    set_null();
+    comm_ = comm;
+    if (comm_ != MPI_COMM_NULL) read_rank_and_size();
+  }
+  void set_null() noexcept {
+    comm_ = MPI_COMM_NULL;
+    rank_ = MPI_UNDEFINED;
+    size_ = 0;
+  }
+
  private:
+  void read_rank_and_size() {
+    detail::call_mpi("MPI_Comm_rank", MPI_Comm_rank, comm_, &rank_);
+    detail::call_mpi("MPI_Comm_size", MPI_Comm_size, comm_, &size_);
+  }
+
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+};
+
+// A communicator this object owns: move-only, freed with MPI_Comm_free by its
+// destructor unless it is MPI_COMM_NULL or predefined, or MPI is finalized
+// (it died with MPI; asking costs one MPI_Finalized). Calls that create a
+// communicator (comm.cart_create(...), ...) return one; it converts to a
+// Communicator view wherever one is taken by reference.
+class OwnedCommunicator : public Communicator {
+ public:
+  // MPI_COMM_NULL.
+  OwnedCommunicator() noexcept : Communicator(null_tag{}) {}
+  // Takes ownership of `comm` (a predefined communicator is used, never freed).
+  explicit OwnedCommunicator(MPI_Comm comm) : Communicator(null_tag{}) { adopt(comm); }
+
+  OwnedCommunicator(const OwnedCommunicator&) = delete;
+  OwnedCommunicator& operator=(const OwnedCommunicator&) = delete;
+  OwnedCommunicator(OwnedCommunicator&& other) noexcept
+      : Communicator(static_cast<const Communicator&>(other)) {
+    other.forget();
+  }
+  OwnedCommunicator& operator=(OwnedCommunicator&& other) noexcept {
+    if (this != &other) {
+      free();
+      Communicator::operator=(static_cast<const Communicator&>(other));
+      other.forget();
+    }
+    return *this;
+  }
+  ~OwnedCommunicator() { free(); }
+
+  // Frees what it owns, then owns `comm` and reads its rank and size (two MPI
+  // calls, none for MPI_COMM_NULL). Generated calls hand it the communicator
+  // they create (slot.hpp: to_mpi_new_comm).
+  void adopt(MPI_Comm comm) {
+    free();
+    assign(comm);
+  }
+
+  // Gives up ownership: returns the MPI communicator, which the caller must free.
+  MPI_Comm release() noexcept {
+    const MPI_Comm comm = mpi_communicator();
+    forget();
+    return comm;
+  }
+
+ private:
+  static bool predefined(MPI_Comm comm) noexcept {
+    return comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF;
+  }
+
+  // Frees the communicator now (a destructor cannot throw: MPI's handler reports errors).
+  void free() noexcept {
+    MPI_Comm comm = mpi_communicator();
+    if (comm != MPI_COMM_NULL && !predefined(comm)) {
+      int finalized = 0;
+      MPI_Finalized(&finalized);
+      if (!finalized) MPI_Comm_free(&comm);
+    }
+    forget();
+  }
+
+  void forget() noexcept { set_null(); }
 };
 
 }  // namespace nampi

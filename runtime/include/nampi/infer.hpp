@@ -31,6 +31,38 @@ inline int checked_int(std::size_t n, const char* call, const char* what) {
   return static_cast<int>(n);
 }
 
+// The number of in- and out-neighbours of this process in the communicator's
+// topology: MPI_Topo_test, then one call that depends on the kind of topology
+// (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per
+// dimension each way (MPI_PROC_NULL beyond a non-periodic border counts too).
+struct neighbor_counts {
+  int in;
+  int out;
+};
+
+inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
+  int kind = MPI_UNDEFINED;
+  call_mpi("MPI_Topo_test", MPI_Topo_test, ctx.comm, &kind);
+  if (kind == MPI_CART) {
+    int ndims = 0;
+    call_mpi("MPI_Cartdim_get", MPI_Cartdim_get, ctx.comm, &ndims);
+    return {2 * ndims, 2 * ndims};
+  }
+  if (kind == MPI_GRAPH) {
+    int count = 0;
+    call_mpi("MPI_Graph_neighbors_count", MPI_Graph_neighbors_count, ctx.comm, ctx.rank, &count);
+    return {count, count};
+  }
+  NAMPI_ASSERT(kind == MPI_DIST_GRAPH,
+               std::string(ctx.call) +
+                   ": the communicator has no topology (create one with cart_create, "
+                   "graph_create or dist_graph_create(_adjacent))");
+  int in = 0, out = 0, weighted = 0;
+  call_mpi("MPI_Dist_graph_neighbors_count", MPI_Dist_graph_neighbors_count, ctx.comm, &in, &out,
+           &weighted);
+  return {in, out};
+}
+
 }  // namespace nampi::detail
 
 namespace nampi::infer {
@@ -302,6 +334,85 @@ void message_count(Out& out, const call_context& ctx, const Message& message, co
   NAMPI_ASSERT(count != MPI_UNDEFINED,
                std::string(ctx.call) + ": message size is not a multiple of the datatype");
   out.set(count);
+}
+
+// --- process topologies ---
+
+// A balanced grid of the communicator's processes in ndims dimensions, by one MPI_Dims_create.
+template <typename Out, typename Ndims>
+void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
+  NAMPI_ASSERT(ndims.get() >= 0, std::string(ctx.call) + ": ndims is negative");
+  const auto n = static_cast<std::size_t>(ndims.get());
+  out.resize_for(n, ctx.call, "dims");
+  std::fill(out.data(), out.data() + n,
+            0);  // 0: MPI chooses (a caller's dims_out(v) may hold others)
+  detail::call_mpi("MPI_Dims_create", MPI_Dims_create, ctx.size, ndims.get(), out.data());
+}
+
+// count zeros (false): e.g. no dimension periodic.
+template <typename Out, typename Count>
+void all_false(Out& out, const call_context& ctx, const Count& count) {
+  NAMPI_ASSERT(count.get() >= 0, std::string(ctx.call) + ": negative count");
+  const auto n = static_cast<std::size_t>(count.get());
+  out.resize_for(n, ctx.call, "periods");
+  std::fill(out.data(), out.data() + n, 0);
+}
+
+// --- neighbourhood collectives: counts from the topology ---
+
+// Room for count elements from every in-neighbour.
+template <typename Out, typename Count>
+void size_count_per_in_neighbor(Out& out, const call_context& ctx, const Count& count) {
+  const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
+  out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(neighbors.in),
+                 ctx.call, "recv_buf");
+}
+
+// The number of elements of a buffer divided evenly among the out-neighbours.
+template <typename Out, typename Buffer>
+void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& buffer) {
+  const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
+  if (neighbors.out == 0) {
+    NAMPI_ASSERT(
+        buffer.size() == 0,
+        std::string(ctx.call) + ": this process has no out-neighbour to send the buffer to");
+    out.set(0);
+    return;
+  }
+  NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(neighbors.out) == 0,
+               std::string(ctx.call) +
+                   ": the buffer size is not a multiple of the number of out-neighbours");
+  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
+                              "count"));
+}
+
+// Every in-neighbour's count, by one MPI_Neighbor_allgather. A cartesian
+// neighbour beyond a non-periodic border (MPI_PROC_NULL) sends nothing: 0.
+template <typename Out, typename Count>
+void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& count) {
+  const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
+  const auto in = static_cast<std::size_t>(neighbors.in);
+  out.resize_for(in, ctx.call, "recv_counts");
+  std::fill(out.data(), out.data() + in, 0);
+  const int mine = count.get();
+  detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, MPI_INT,
+                   detail::non_null(out.data()), 1, MPI_INT, ctx.comm);
+}
+
+// The counts the in-neighbours send to this process, by one MPI_Neighbor_alltoall
+// of send_counts (one entry per out-neighbour); 0 from MPI_PROC_NULL.
+template <typename Out, typename Counts>
+void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
+  const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
+  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(neighbors.out),
+               std::string(ctx.call) + ": send_counts needs one entry per out-neighbour (" +
+                   std::to_string(neighbors.out) + ")");
+  const auto in = static_cast<std::size_t>(neighbors.in);
+  out.resize_for(in, ctx.call, "recv_counts");
+  std::fill(out.data(), out.data() + in, 0);
+  detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall,
+                   detail::non_null(send_counts.data()), 1, MPI_INT, detail::non_null(out.data()),
+                   1, MPI_INT, ctx.comm);
 }
 
 }  // namespace nampi::infer

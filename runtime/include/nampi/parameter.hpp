@@ -12,6 +12,9 @@
 
 namespace nampi {
 
+// Storage types of spec/parameters.yaml defined after the generated code that names them.
+class OwnedCommunicator;  // nampi/communicator.hpp
+
 // Resize policies for buffers the call writes.
 struct no_resize {};      // the buffer must already be large enough (checked)
 struct grow_only {};      // enlarged when too small, never shrunk

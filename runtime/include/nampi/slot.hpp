@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <memory>
 #include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
@@ -209,10 +210,28 @@ auto resolve(Args&... args) {
 // Conversions from a slot to the C argument of an MPI function; which one a
 // parameter uses is its `to_mpi` field in spec/parameters.yaml.
 
+// Room for one T that MPI never reads or writes: what an empty buffer hands MPI.
+template <typename T>
+alignas(T) inline unsigned char empty_buffer_storage[sizeof(T)];
+
+// The data pointer of a buffer, never null: an empty std::vector has none, but
+// MPIs reject a null buffer even where they transfer nothing (MPICH with a
+// positive count for a process without neighbours, Open MPI in
+// MPI_Neighbor_allgatherv), so an empty buffer gets a valid address instead.
+template <typename T>
+T* non_null(T* data) noexcept {
+  if (data == nullptr) [[unlikely]]
+    return reinterpret_cast<T*>(empty_buffer_storage<std::remove_cv_t<T>>);
+  return data;
+}
+
 // Buffers and arrays: the data pointer (a single value is a buffer of one).
 template <typename Slot>
 auto* to_mpi_pointer(Slot& slot) {
-  return slot.data();
+  if constexpr (is_buffer_v<typename Slot::object_type>)
+    return non_null(slot.data());
+  else
+    return slot.data();
 }
 
 // Plain values: counts, ranks, tags, datatypes.
@@ -237,6 +256,47 @@ MPI_Status* to_mpi_status(Slot& slot) {
     return MPI_STATUS_IGNORE;
   else
     return &slot.get();
+}
+
+// Edge weights of a distributed graph; omitted, they are MPI_UNWEIGHTED.
+struct unweighted {};
+
+template <typename Slot>
+const int* to_mpi_weights(Slot& slot) {
+  if constexpr (std::is_same_v<typename Slot::object_type, unweighted>)
+    return MPI_UNWEIGHTED;
+  else if (slot.size() == 0)
+    return MPI_WEIGHTS_EMPTY;  // weighted, but no edge here
+  else
+    return slot.data();
+}
+
+// A communicator the MPI call creates (to_mpi: new_comm). MPI writes the new
+// handle into this temporary, which lives until the end of the call's full
+// expression and then hands it to the slot's OwnedCommunicator: that one owns it
+// and reads its rank and size. If the MPI call failed (an exception is on its
+// way), there is nothing to adopt.
+template <typename Owner>
+class new_comm_target {
+ public:
+  explicit new_comm_target(Owner& owner) noexcept : owner_(&owner) {}
+  new_comm_target(const new_comm_target&) = delete;
+  new_comm_target& operator=(const new_comm_target&) = delete;
+  ~new_comm_target() noexcept(false) {
+    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
+  }
+
+  operator MPI_Comm*() noexcept { return &handle_; }
+
+ private:
+  Owner* owner_;
+  MPI_Comm handle_ = MPI_COMM_NULL;
+  int exceptions_ = std::uncaught_exceptions();
+};
+
+template <typename Slot>
+auto to_mpi_new_comm(Slot& slot) {
+  return new_comm_target<typename Slot::object_type>(slot.get());
 }
 
 }  // namespace nampi::detail
