@@ -8,13 +8,30 @@ from .availability import Availability
 from .calltests import cases, requested_back_case
 from .model import Binding
 
+# Queries a rule may issue that only read local state (MPI 5.0: "local" procedures):
+# they never wait for another process, so they do not make a nonblocking call block.
+LOCAL_CALLS = frozenset(
+    {
+        "MPI_Comm_rank",
+        "MPI_Comm_size",
+        "MPI_Dims_create",
+        "MPI_Get_count",
+        "MPI_Topo_test",
+        "MPI_Cartdim_get",
+        "MPI_Graph_neighbors_count",
+        "MPI_Dist_graph_neighbors_count",
+        "MPI_Type_size",
+        "MPI_Type_get_extent",
+    }
+)
+
 
 def _blocking_rules(binding: Binding) -> list[str]:
     """`param (MPI calls)` for every parameter whose computation communicates."""
     out = []
     for form in binding.forms:
         for p, rule_call in form.rule_order:
-            calls = rule_call.rule.mpi_calls
+            calls = [c for c in rule_call.rule.mpi_calls if c not in LOCAL_CALLS]
             if calls:
                 text = f"`{p.name}` ({', '.join(sorted(calls))})"
                 if text not in out:
