@@ -17,7 +17,46 @@ unsigned long long calls_of(const std::string& name) {
   const auto found = counts.find(name);
   return found == counts.end() ? 0 : found->second;
 }
+// A user type: the value and the lowest rank holding it (like MPI_MINLOC).
+struct min_at {
+  int value;
+  int rank;
+  friend bool operator==(const min_at&, const min_at&) = default;
+};
 }  // namespace
+
+TEST_CASE("nonblocking reductions of a user type with a stateful op, in rank order") {
+  nampi::Communicator comm;
+  const int rank = comm.rank();
+  const int size = comm.size();
+  const int cap = 2;  // values above the cap count as the cap: the op holds state
+  auto min_location = [cap](const min_at& a, const min_at& b) {
+    const int x = a.value < cap ? a.value : cap;
+    const int y = b.value < cap ? b.value : cap;
+    return y < x ? min_at{y, b.rank} : min_at{x, a.rank};  // ties: the lower rank
+  };
+  // Element i of rank r: value (r + i) % 3, so the minimum moves between ranks.
+  std::vector<min_at> mine;
+  for (int i = 0; i < size; ++i) mine.push_back({(rank + i) % 3, rank});
+  auto expected = [&](int first, int last, int i) {
+    min_at best{cap, first};
+    for (int r = last; r >= first; --r) {
+      const int v = (r + i) % 3 < cap ? (r + i) % 3 : cap;
+      if (v <= best.value) best = {v, r};
+    }
+    return best;
+  };
+  auto at_root = comm.ireduce(send_buf(mine), op(min_location), root(0));
+  auto before = comm.iexscan(send_buf(mine), op(min_location), recv_buf(std::vector<min_at>(size)));
+  auto block = comm.ireduce_scatter_block(send_buf(mine), op(min_location), recv_count(1));
+  const std::vector<min_at> reduced = at_root.wait();
+  if (rank == 0)
+    for (int i = 0; i < size; ++i) CHECK(reduced[i] == expected(0, size - 1, i));
+  const std::vector<min_at> prefix = before.wait();
+  if (rank > 0)
+    for (int i = 0; i < size; ++i) CHECK(prefix[i] == expected(0, rank - 1, i));
+  CHECK(block.wait() == std::vector<min_at>{expected(0, size - 1, rank)});
+}
 
 TEST_CASE("iallreduce and iscan with a capturing lambda moved in: checked after wait") {
   nampi::Communicator comm;
