@@ -27,32 +27,35 @@ void max_abs(void* in, void* inout, int* len, MPI_Datatype*) {
 
 TEST_CASE("builtin mapping of functors to MPI_Op") {
   using nampi::detail::mpi_op;
-  CHECK(mpi_op<int>(std::plus<>{}).get() == MPI_SUM);
-  CHECK(mpi_op<int>(std::multiplies<>{}).get() == MPI_PROD);
-  CHECK(mpi_op<int>(std::logical_and<>{}).get() == MPI_LAND);
-  CHECK(mpi_op<int>(std::logical_or<>{}).get() == MPI_LOR);
-  CHECK(mpi_op<int>(std::bit_and<>{}).get() == MPI_BAND);
-  CHECK(mpi_op<int>(std::bit_or<>{}).get() == MPI_BOR);
-  CHECK(mpi_op<int>(std::bit_xor<>{}).get() == MPI_BXOR);
-  CHECK(mpi_op<int>(nampi::ops::max<>{}).get() == MPI_MAX);
-  CHECK(mpi_op<int>(nampi::ops::min<>{}).get() == MPI_MIN);
-  CHECK(mpi_op<int>(nampi::ops::logical_xor<>{}).get() == MPI_LXOR);
+  nampi::detail::op_lease lease;  // builtins and handles never take it
+  CHECK(mpi_op<int>(std::plus<>{}, lease).get() == MPI_SUM);
+  CHECK(mpi_op<int>(std::multiplies<>{}, lease).get() == MPI_PROD);
+  CHECK(mpi_op<int>(std::logical_and<>{}, lease).get() == MPI_LAND);
+  CHECK(mpi_op<int>(std::logical_or<>{}, lease).get() == MPI_LOR);
+  CHECK(mpi_op<int>(std::bit_and<>{}, lease).get() == MPI_BAND);
+  CHECK(mpi_op<int>(std::bit_or<>{}, lease).get() == MPI_BOR);
+  CHECK(mpi_op<int>(std::bit_xor<>{}, lease).get() == MPI_BXOR);
+  CHECK(mpi_op<int>(nampi::ops::max<>{}, lease).get() == MPI_MAX);
+  CHECK(mpi_op<int>(nampi::ops::min<>{}, lease).get() == MPI_MIN);
+  CHECK(mpi_op<int>(nampi::ops::logical_xor<>{}, lease).get() == MPI_LXOR);
 }
 
 TEST_CASE("typed functors map like the transparent ones") {
   using nampi::detail::mpi_op;
-  CHECK(mpi_op<int>(std::plus<int>{}).get() == MPI_SUM);
-  CHECK(mpi_op<int>(std::multiplies<double>{}).get() == MPI_PROD);
-  CHECK(mpi_op<int>(std::bit_or<unsigned>{}).get() == MPI_BOR);
-  CHECK(mpi_op<int>(nampi::ops::max<double>{}).get() == MPI_MAX);
-  CHECK(mpi_op<int>(nampi::ops::min<int>{}).get() == MPI_MIN);
-  CHECK(mpi_op<int>(nampi::ops::logical_xor<bool>{}).get() == MPI_LXOR);
+  nampi::detail::op_lease lease;  // builtins and handles never take it
+  CHECK(mpi_op<int>(std::plus<int>{}, lease).get() == MPI_SUM);
+  CHECK(mpi_op<int>(std::multiplies<double>{}, lease).get() == MPI_PROD);
+  CHECK(mpi_op<int>(std::bit_or<unsigned>{}, lease).get() == MPI_BOR);
+  CHECK(mpi_op<int>(nampi::ops::max<double>{}, lease).get() == MPI_MAX);
+  CHECK(mpi_op<int>(nampi::ops::min<int>{}, lease).get() == MPI_MIN);
+  CHECK(mpi_op<int>(nampi::ops::logical_xor<bool>{}, lease).get() == MPI_LXOR);
 }
 
 TEST_CASE("an MPI_Op handle passes through") {
   using nampi::detail::mpi_op;
-  CHECK(mpi_op<int>(MPI_MAX).get() == MPI_MAX);
-  CHECK(mpi_op<int>(MPI_REPLACE).get() == MPI_REPLACE);
+  nampi::detail::op_lease lease;  // builtins and handles never take it
+  CHECK(mpi_op<int>(MPI_MAX, lease).get() == MPI_MAX);
+  CHECK(mpi_op<int>(MPI_REPLACE, lease).get() == MPI_REPLACE);
   const auto lambda = [](int a, int b) { return a + b; };
   static_assert(!nampi::detail::builtin_op<decltype(lambda)>::value);
   static_assert(nampi::detail::builtin_op<std::plus<>>::value);

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -19,16 +20,30 @@ class HandleRegistry {
     std::lock_guard lock(mutex_);
     handles_.push_back(handle);
   }
+  // A handle nampi caches for reuse: free_all() frees it and resets the cache
+  // to the null handle (MPI's free function writes it), so that the next use
+  // creates it again.
+  void add_cached(std::atomic<Handle>* cache) {
+    std::lock_guard lock(mutex_);
+    caches_.push_back(cache);
+  }
   void free_all() {
     std::lock_guard lock(mutex_);
     for (Handle& handle : handles_) free_(&handle);
     handles_.clear();
+    for (std::atomic<Handle>* cache : caches_) {
+      Handle handle = cache->load();
+      free_(&handle);
+      cache->store(handle);
+    }
+    caches_.clear();
   }
 
  private:
   free_function free_;
   std::mutex mutex_;
   std::vector<Handle> handles_;
+  std::vector<std::atomic<Handle>*> caches_;
 };
 
 inline HandleRegistry<MPI_Datatype>& type_registry() {

@@ -1,14 +1,17 @@
-// Reduction operations: std functors and nampi::ops map to builtin MPI_Ops.
-// The mapping is chosen at compile time; only the handle is read at run time.
+// Reduction operations: std functors and nampi::ops map to builtin MPI_Ops
+// (chosen at compile time; only the handle is read at run time); any other
+// callable becomes a user MPI_Op (user_ops.hpp).
 #pragma once
 
 #include <mpi.h>
 
 #include <functional>
 #include <type_traits>
+#include <utility>
 
 #include "nampi/error.hpp"
-#include "nampi/handle_registry.hpp"
+#include "nampi/generated/parameters.hpp"
+#include "nampi/user_ops.hpp"
 
 namespace nampi {
 namespace ops {
@@ -40,17 +43,35 @@ struct logical_xor {
 
 }  // namespace ops
 
-// Marks a user operation as commutative: op(nampi::commutative(f)). Without
-// it MPI must assume the order matters (always correct, sometimes slower).
+// Commutativity of a user operation. Without a mark MPI must assume the order
+// matters (always correct, sometimes slower):
+//   op(f, nampi::commutative)  or  op(nampi::commutative(f))
+//   op(f, nampi::non_commutative)  (the same as op(f))
 template <typename F>
 struct commutative_op {
   using function_type = F;
   F function;
 };
+struct commutative_t {
+  template <typename F>
+  constexpr commutative_op<std::decay_t<F>> operator()(F&& function) const {
+    return {std::forward<F>(function)};
+  }
+};
+inline constexpr commutative_t commutative{};
+struct non_commutative_t {};
+inline constexpr non_commutative_t non_commutative{};
+
+namespace params {
 template <typename F>
-constexpr commutative_op<F> commutative(F function) {
-  return {function};
+constexpr auto op(F&& function, commutative_t) {
+  return op(commutative(std::forward<F>(function)));
 }
+template <typename F>
+constexpr auto op(F&& function, non_commutative_t) {
+  return op(std::forward<F>(function));
+}
+}  // namespace params
 
 namespace detail {
 
@@ -79,15 +100,7 @@ NAMPI_BUILTIN_OP(ops::logical_xor, MPI_LXOR);
 template <typename>
 inline constexpr bool always_false = false;
 
-// Calls F element-wise: inout[i] = F(in[i], inout[i]), as MPI defines user ops.
-template <typename T, typename F>
-void apply_user_op(void* in, void* inout, int* length, MPI_Datatype*) {
-  const T* a = static_cast<const T*>(in);
-  T* b = static_cast<T*>(inout);
-  for (int i = 0; i < *length; ++i) b[i] = static_cast<T>(F{}(a[i], b[i]));
-}
-
-// The MPI_Op of one call (a builtin handle, a cached user op, or the caller's).
+// The MPI_Op of one call (a builtin handle, a user op, or the caller's).
 class op_handle {
  public:
   explicit op_handle(MPI_Op op) noexcept : op_(op) {}
@@ -97,50 +110,49 @@ class op_handle {
   MPI_Op op_;
 };
 
-// One MPI_Op per (element type, callable, commutativity), created on first use
-// (as hand-written code creates its op once) and freed before MPI_Finalize.
-template <typename T, typename F, bool Commute>
-MPI_Op mpi_user_op() {
-  static_assert(std::is_default_constructible_v<F>,
-                "nampi: a user operation must be stateless (a lambda without captures)");
-  static const MPI_Op op = [] {
-    MPI_Op created = MPI_OP_NULL;
-    const int code = MPI_Op_create(&apply_user_op<T, F>, Commute ? 1 : 0, &created);
-    if (code != MPI_SUCCESS) throw mpi_error("MPI_Op_create", code);
-    op_registry().add(created);
-    return created;
-  }();
-  return op;
-}
-
 template <typename F>
 struct is_commutative_op : std::false_type {};
 template <typename F>
 struct is_commutative_op<commutative_op<F>> : std::true_type {};
 
-// The MPI_Op for op(...) on elements of type T: a builtin functor (chosen at
-// compile time), an MPI_Op handle, or a stateless callable (a user op).
+// A user callable on elements T: stateless ones share one MPI_Op per type;
+// others lease an op table entry for the call (user_ops.hpp).
+template <typename T, typename F, bool Commute>
+MPI_Op user_op(const F& function, op_lease& lease) {
+  if constexpr (!std::is_invocable_r_v<T, const F&, const T&, const T&>) {
+    static_assert(always_false<F>,
+                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), "
+                  "an MPI_Op, or a callable that combines two elements into one (a lambda, "
+                  "function object, function pointer or std::function, callable when const)");
+    return MPI_OP_NULL;
+  } else if constexpr (std::is_empty_v<F> && std::is_default_constructible_v<F>) {
+    return stateless_user_op<T, F, Commute>();
+  } else {
+    return lease.acquire<T, F, Commute>(function);
+  }
+}
+
+// The MPI_Op for op(...) on elements of type T: an MPI_Op handle, a builtin
+// functor (chosen at compile time), or a user callable. `lease` is the call's:
+// it holds a stateful callable's table entry until the call's slots go away.
 template <typename T, typename F>
-op_handle mpi_op(const F& op) {
+op_handle mpi_op(const F& op, op_lease& lease) {
   if constexpr (std::is_same_v<F, MPI_Op>) {
     return op_handle(op);
   } else if constexpr (builtin_op<F>::value) {
     return op_handle(builtin_op<F>::get());
   } else if constexpr (is_commutative_op<F>::value) {
-    return op_handle(mpi_user_op<T, typename F::function_type, true>());
-  } else if constexpr (std::is_class_v<F> && std::is_default_constructible_v<F> &&
-                       std::is_invocable_v<const F&, const T&, const T&>) {
-    // Class types only: a default-constructed function pointer would be null.
-    return op_handle(mpi_user_op<T, F, false>());
+    return op_handle(user_op<T, typename F::function_type, true>(op.function, lease));
   } else {
-    static_assert(always_false<F>,
-                  "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), "
-                  "an MPI_Op, or a "
-                  "stateless callable taking two elements (a lambda without captures; wrap a "
-                  "function pointer in one)");
-    return op_handle(MPI_OP_NULL);
+    return op_handle(user_op<T, F, false>(op, lease));
   }
 }
+
+// The op parameter (its slot carries a lease, see slot.hpp).
+template <auto Id>
+inline constexpr bool is_op_param = false;
+template <>
+inline constexpr bool is_op_param<param_id::op> = true;
 
 }  // namespace detail
 }  // namespace nampi

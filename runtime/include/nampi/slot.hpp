@@ -181,9 +181,9 @@ using choose_policy =
 //  Policy         - the binding's resize policy when the caller names none;
 //  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
 //  Moved          - what a nonblocking call does with an input moved in.
-template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
-          moved_input Moved = moved_input::borrow, typename... Args>
-auto resolve(Args&... args) {
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted, moved_input Moved,
+          typename... Args>
+auto resolve_slot(Args&... args) {
   if constexpr (!has_param<Id, Args...>) {
     return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
   } else {
@@ -205,6 +205,26 @@ auto resolve(Args&... args) {
                          true>(std::move(param.value));
     }
   }
+}
+
+// The op parameter's slot also holds the call's lease of an op table entry
+// (user_ops.hpp), taken when the call starts: it ends with the slot, that is
+// when a blocking call returns or a nonblocking or persistent call's result,
+// which keeps its slots until completion, is destroyed or read.
+template <typename Inner>
+class op_slot : public Inner {
+ public:
+  explicit op_slot(Inner inner) : Inner(std::move(inner)) {}
+  op_lease lease;
+};
+
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
+          moved_input Moved = moved_input::borrow, typename... Args>
+auto resolve(Args&... args) {
+  if constexpr (is_op_param<Id> && has_param<Id, Args...>)
+    return op_slot(resolve_slot<Id, Default, Policy, ReturnOmitted, Moved>(args...));
+  else
+    return resolve_slot<Id, Default, Policy, ReturnOmitted, Moved>(args...);
 }
 
 // Conversions from a slot to the C argument of an MPI function; which one a
@@ -241,10 +261,10 @@ decltype(auto) to_mpi_value(Slot& slot) {
 }
 
 // Reduction operations on elements of type T: builtin functors, MPI_Op
-// handles, or user callables (the handle frees a user op after the call).
+// handles, or user callables (a stateful one leases a table entry).
 template <typename T, typename Slot>
 op_handle to_mpi_op(Slot& slot) {
-  return mpi_op<T>(slot.get());
+  return mpi_op<T>(slot.get(), slot.lease);
 }
 
 // Status objects are passed by address; an omitted status is ignored.
