@@ -8685,6 +8685,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("allgather", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Allgather", MPI_Allgather, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -8753,6 +8757,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgather_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("allgather_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allgather_init",
@@ -8900,6 +8908,8 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgatherv", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Allgatherv", MPI_Allgatherv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -8951,6 +8961,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgatherv_init", "send_buf", send_buf, send_count,
+                                     send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allgatherv_init",
@@ -8994,6 +9007,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allreduce", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Allreduce", MPI_Allreduce, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -9026,6 +9041,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("allreduce", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Allreduce", MPI_Allreduce, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -9058,6 +9076,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allreduce_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allreduce_init",
@@ -9098,6 +9118,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("allreduce_init", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allreduce_init",
@@ -9203,6 +9226,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("alltoall", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("alltoall", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Alltoall", MPI_Alltoall, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -9272,6 +9299,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("alltoall_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("alltoall_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "alltoall_init",
@@ -9564,6 +9595,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("bcast", "send_recv_buf", send_recv_buf, send_recv_count,
+                                       send_recv_type);
     nampi::detail::call_mpi("MPI_Bcast", MPI_Bcast, nampi::detail::to_mpi_pointer(send_recv_buf),
                             nampi::detail::to_mpi_value(send_recv_count),
                             nampi::detail::to_mpi_value(send_recv_type),
@@ -9602,6 +9637,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("bcast_init", "send_recv_buf", send_recv_buf,
+                                       send_recv_count, send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "bcast_init",
@@ -9702,6 +9741,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("exscan", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Exscan", MPI_Exscan, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -9734,6 +9775,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("exscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Exscan", MPI_Exscan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -9766,6 +9810,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("exscan_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "exscan_init",
@@ -9806,6 +9852,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("exscan_init", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "exscan_init",
@@ -9913,6 +9962,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Gather", MPI_Gather, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -9960,6 +10015,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "gather_init",
@@ -10093,6 +10154,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gatherv", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Gatherv", MPI_Gatherv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -10147,6 +10211,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gatherv_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "gatherv_init",
@@ -10198,6 +10265,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallgather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("iallgather", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallgather",
@@ -10317,6 +10388,8 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallgatherv", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallgatherv",
@@ -10361,6 +10434,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallreduce", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallreduce",
@@ -10401,6 +10476,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iallreduce", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallreduce",
@@ -10481,6 +10559,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ialltoall", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("ialltoall", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ialltoall",
@@ -10672,6 +10754,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("ibcast", "send_recv_buf", send_recv_buf, send_recv_count,
+                                       send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ibcast",
@@ -10746,6 +10832,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iexscan", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iexscan",
@@ -10786,6 +10874,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iexscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iexscan",
@@ -10868,6 +10959,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igather", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "igather",
@@ -10968,6 +11065,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igatherv", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "igatherv",
@@ -11016,6 +11116,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("ireduce", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ireduce",
@@ -11185,6 +11288,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iscan", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscan",
@@ -11225,6 +11330,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscan",
@@ -11306,6 +11414,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatter", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatter", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscatter",
@@ -11366,6 +11480,9 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatterv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscatterv",
@@ -11414,6 +11531,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("reduce", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -11456,6 +11576,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("reduce_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "reduce_init",
@@ -11728,6 +11851,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("scan", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Scan", MPI_Scan, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -11760,6 +11885,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("scan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Scan", MPI_Scan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -11792,6 +11920,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("scan_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scan_init",
@@ -11832,6 +11962,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("scan_init", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scan_init",
@@ -11939,6 +12072,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Scatter", MPI_Scatter, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -11986,6 +12125,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scatter_init",
@@ -12044,6 +12189,9 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatterv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Scatterv", MPI_Scatterv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(send_counts), nampi::detail::to_mpi_pointer(send_displs),
@@ -12098,6 +12246,10 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatterv_init", "recv_buf", recv_buf, recv_count,
+                                       recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scatterv_init",

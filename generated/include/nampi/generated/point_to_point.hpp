@@ -2412,6 +2412,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("bsend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Bsend", MPI_Bsend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -2440,6 +2442,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("bsend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "bsend_init",
@@ -2475,6 +2479,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ibsend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ibsend",
@@ -2534,6 +2540,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::message_count(recv_count, ctx, message, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("imrecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             4>(
         "imrecv",
@@ -2603,6 +2611,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("irecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             5>(
         "irecv",
@@ -2643,6 +2653,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("irsend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "irsend",
@@ -2678,6 +2690,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("isend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "isend",
@@ -2735,6 +2749,10 @@ class point_to_point_calls {
       nampi::infer::sendrecv_count(recv_count, ctx, send_count, dest, send_tag, source, recv_tag);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("isendrecv", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("isendrecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             10>(
         "isendrecv",
@@ -2791,6 +2809,9 @@ class point_to_point_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_tag)::computed) nampi::infer::constant(send_tag, ctx, 0);
     if constexpr (decltype(recv_tag)::computed) nampi::infer::constant(recv_tag, ctx, 0);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("isendrecv_replace", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             7>(
         "isendrecv_replace",
@@ -2829,6 +2850,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("issend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "issend",
@@ -2887,6 +2910,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::message_count(recv_count, ctx, message, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("mrecv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi("MPI_Mrecv", MPI_Mrecv, nampi::detail::to_mpi_pointer(recv_buf),
                             nampi::detail::to_mpi_value(recv_count),
                             nampi::detail::to_mpi_value(recv_type), &message.get().handle,
@@ -2946,6 +2971,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("recv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi("MPI_Recv", MPI_Recv, nampi::detail::to_mpi_pointer(recv_buf),
                             nampi::detail::to_mpi_value(recv_count),
                             nampi::detail::to_mpi_value(recv_type),
@@ -2989,6 +3016,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("recv_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           5>(
         "recv_init",
@@ -3028,6 +3057,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("rsend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Rsend", MPI_Rsend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -3056,6 +3087,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("rsend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "rsend_init",
@@ -3090,6 +3123,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("send", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Send", MPI_Send, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -3118,6 +3153,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("send_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "send_init",
@@ -3174,6 +3211,10 @@ class point_to_point_calls {
       nampi::infer::sendrecv_count(recv_count, ctx, send_count, dest, send_tag, source, recv_tag);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("sendrecv", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("sendrecv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Sendrecv", MPI_Sendrecv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -3221,6 +3262,9 @@ class point_to_point_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_tag)::computed) nampi::infer::constant(send_tag, ctx, 0);
     if constexpr (decltype(recv_tag)::computed) nampi::infer::constant(recv_tag, ctx, 0);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("sendrecv_replace", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Sendrecv_replace", MPI_Sendrecv_replace, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -3250,6 +3294,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ssend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Ssend", MPI_Ssend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -3278,6 +3324,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ssend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "ssend_init",
