@@ -137,6 +137,27 @@ def _mpi_arg(arg: str, form: Form) -> str:
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
+# A buffer, its count and its datatype: given a nampi::datatype and a count, the call checks
+# that the elements fit the buffer (nampi::detail::check_type_fits, infer.hpp).
+TYPED_BUFFERS = [
+    ("send_buf", "send_count", "send_type"),
+    ("recv_buf", "recv_count", "recv_type"),
+    ("send_recv_buf", "send_recv_count", "send_recv_type"),
+]
+
+
+def _type_fit_checks(binding: Binding, form: Form) -> list[str]:
+    names = {p.name for p in form.params}
+    # A call with a root reads some buffers there only: check at the root, where all count.
+    at_root = "if (ctx.rank == root.get()) " if "root" in names else ""
+    return [
+        f"if constexpr (!decltype({t})::computed) {at_root}"
+        f'nampi::detail::check_type_fits("{binding.name}", "{b}", {b}, {c}, {t});'
+        for b, c, t in TYPED_BUFFERS
+        if {b, c, t} <= names
+    ]
+
+
 def body(binding: Binding, form: Form) -> dict:
     primary = form.primary.name if form.primary else None
     others = [p.name for p in form.params if p.name != primary]
@@ -148,7 +169,7 @@ def body(binding: Binding, form: Form) -> dict:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
         "slots": [_slot(p, binding.nonblocking) for p in form.params],
-        "rules": [_rule_call(p, r) for p, r in form.rule_order],
+        "rules": [_rule_call(p, r) for p, r in form.rule_order] + _type_fit_checks(binding, form),
         "finish": finish,
     }
 

@@ -1,6 +1,6 @@
 // Misuse: sending std::string elements, which are not trivially copyable.
 // clang-format off
-// expect-error: nampi: this type is not trivially copyable; specialize nampi::mpi_type_traits for it
+// expect-error: nampi: this type is not trivially copyable and has no MPI datatype: opt in with nampi::struct_type or specialize nampi::type_traits for it, or send it serialized with nampi::as_serialized
 // clang-format on
 #include <nampi/nampi.hpp>
 #include <string>

@@ -63,6 +63,24 @@ inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
   return {in, out};
 }
 
+// A call given a buffer, a count and a datatype that knows its layout
+// (nampi::datatype): the count elements must lie inside the buffer's bytes.
+// Other datatypes (C handles) are not checked: that would cost MPI calls.
+template <typename Buffer, typename Count, typename Type>
+void check_type_fits([[maybe_unused]] const char* call, [[maybe_unused]] const char* buffer_name,
+                     [[maybe_unused]] const Buffer& buffer, [[maybe_unused]] const Count& count,
+                     [[maybe_unused]] const Type& type) {
+  if constexpr (NAMPI_ASSERTION_LEVEL > 0 && requires { type.get().span(std::size_t{}); }) {
+    const auto [begin, end] = type.get().span(static_cast<std::size_t>(count.get()));
+    const auto bytes = static_cast<std::ptrdiff_t>(buffer.size() * sizeof(*buffer.data()));
+    NAMPI_ASSERT(begin >= 0 && end <= bytes,
+                 std::string(call) + ": " + std::to_string(count.get()) +
+                     " elements of the datatype span bytes [" + std::to_string(begin) + ", " +
+                     std::to_string(end) + "), but buffer '" + buffer_name + "' holds " +
+                     std::to_string(bytes));
+  }
+}
+
 }  // namespace nampi::detail
 
 namespace nampi::infer {
@@ -116,7 +134,7 @@ void type_of(Out& out, const call_context&, const Buffer&) {
 // The same value as another parameter.
 template <typename Out, typename Source>
 void same_as(Out& out, const call_context&, const Source& source) {
-  out.set(source.get());
+  out.set(detail::c_value(source.get()));
 }
 
 // Displacements as the exclusive prefix sum of counts.
@@ -318,7 +336,7 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
   MPI_Status status;
   detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
   int count = 0;
-  detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, type.get(), &count);
+  detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, detail::c_value(type.get()), &count);
   NAMPI_ASSERT(count != MPI_UNDEFINED,
                std::string(ctx.call) + ": message size is not a multiple of the datatype");
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
@@ -330,7 +348,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
 template <typename Out, typename Message, typename Type>
 void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
   int count = 0;
-  detail::call_mpi("MPI_Get_count", MPI_Get_count, &message.get().status, type.get(), &count);
+  detail::call_mpi("MPI_Get_count", MPI_Get_count, &message.get().status,
+                   detail::c_value(type.get()), &count);
   NAMPI_ASSERT(count != MPI_UNDEFINED,
                std::string(ctx.call) + ": message size is not a multiple of the datatype");
   out.set(count);

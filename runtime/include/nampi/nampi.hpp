@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nampi/communicator.hpp"
+#include "nampi/datatype.hpp"
 #include "nampi/environment.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"

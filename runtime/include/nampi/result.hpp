@@ -153,9 +153,9 @@ decltype(auto) view_result(Primary& primary, Others&... others) {
     return std::get<order[0]>(all).get();
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return result<returned_value<
-          slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
-          decltype(std::get<order[I]>(all).get())>...>({std::get<order[I]>(all).get()}...);
+      return result<returned_value<slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
+                                   decltype(std::get<order[I]>(all).get())>...>(
+          {std::get<order[I]>(all).get()}...);
     }(std::make_index_sequence<order.size()>{});
   }
 }

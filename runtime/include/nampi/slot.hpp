@@ -254,10 +254,23 @@ auto* to_mpi_pointer(Slot& slot) {
     return slot.data();
 }
 
+// A handle wrapper (nampi::datatype, the typed layer's handles) as its C
+// handle; any other value as it is.
+template <typename T>
+decltype(auto) c_value(const T& value) {
+  if constexpr (requires {
+                  typename T::c_type;
+                  value.get();
+                })
+    return static_cast<typename T::c_type>(value.get());
+  else
+    return (value);
+}
+
 // Plain values: counts, ranks, tags, datatypes.
 template <typename Slot>
 decltype(auto) to_mpi_value(Slot& slot) {
-  return slot.get();
+  return c_value(slot.get());
 }
 
 // Reduction operations on elements of type T: builtin functors, MPI_Op

@@ -1,19 +1,29 @@
-// The C++ type -> MPI_Datatype mapping.
+// The C++ type -> MPI_Datatype mapping, decided at compile time:
 //  * arithmetic, bool, std::complex, std::byte and character types map to
-//    builtin datatypes;
-//  * any other trivially copyable type travels as a contiguous run of bytes,
-//    committed on first use and freed by Environment before MPI_Finalize.
+//    builtin datatypes, enums to the datatype of their underlying type;
+//  * nampi::type_traits<T> (or the older mpi_type_traits<T>) gives a datatype
+//    of the user's choice;
+//  * nampi::struct_type<T> opts an aggregate in to a member-by-member struct
+//    type; std::pair and std::tuple always travel that way, std::array as a
+//    contiguous run of its element's type;
+//  * any other trivially copyable type travels as a contiguous run of bytes.
+// Every type nampi creates is committed once, on first use, and freed by
+// Environment before MPI_Finalize.
 #pragma once
 
 #include <mpi.h>
 
+#include <array>
 #include <complex>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "nampi/error.hpp"
 #include "nampi/handle_registry.hpp"
+#include "nampi/struct_type.hpp"
 
 namespace nampi {
 
@@ -28,7 +38,18 @@ struct bool_value {
 };
 static_assert(sizeof(bool_value) == sizeof(bool), "bool_value must travel as MPI_CXX_BOOL");
 
-// Specialize to send a type with a datatype of your own: `static MPI_Datatype get()`.
+// Specialize to send a type with a datatype of your own:
+//   static MPI_Datatype data_type();  // the datatype of one T
+//   static constexpr bool must_commit;
+// With must_commit, data_type() returns a new uncommitted type: nampi calls it
+// once, commits the result and frees it before MPI_Finalize. Without it, the
+// handle is the user's (a builtin, or a type the user commits and frees) and
+// data_type() is called at every use.
+template <typename T>
+struct type_traits;
+
+// The older spelling of type_traits: `static MPI_Datatype get()`, a handle the
+// user owns (as type_traits with must_commit = false).
 template <typename T>
 struct mpi_type_traits;
 
@@ -77,10 +98,47 @@ inline MPI_Datatype commit_contiguous_bytes(std::size_t bytes) {
   return type;
 }
 
-template <typename T, typename = void>
-struct has_user_traits : std::false_type {};
 template <typename T>
-struct has_user_traits<T, std::void_t<decltype(mpi_type_traits<T>::get())>> : std::true_type {};
+concept has_type_traits = requires {
+  { type_traits<T>::data_type() } -> std::convertible_to<MPI_Datatype>;
+  { type_traits<T>::must_commit } -> std::convertible_to<bool>;
+};
+
+template <typename T>
+concept has_legacy_traits = requires {
+  { mpi_type_traits<T>::get() } -> std::convertible_to<MPI_Datatype>;
+};
+
+template <typename T>
+struct has_user_traits : std::bool_constant<has_type_traits<T> || has_legacy_traits<T>> {};
+
+template <typename T>
+inline constexpr bool is_std_array = false;
+template <typename E, std::size_t N>
+inline constexpr bool is_std_array<std::array<E, N>> = true;
+
+// Commits a user type_traits type (must_commit) and registers it for freeing.
+inline MPI_Datatype commit_user_type(MPI_Datatype type) {
+  call_mpi("MPI_Type_commit", MPI_Type_commit, &type);
+  type_registry().add(type);
+  return type;
+}
+
+inline MPI_Datatype commit_array(MPI_Datatype element, std::size_t n) {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  call_mpi("MPI_Type_contiguous", MPI_Type_contiguous, static_cast<int>(n), element, &type);
+  call_mpi("MPI_Type_commit", MPI_Type_commit, &type);
+  type_registry().add(type);
+  return type;
+}
+
+template <typename T>
+constexpr bool supported();
+
+template <typename Tuple, std::size_t... I>
+constexpr bool all_supported(std::index_sequence<I...>) {
+  return (supported<std::tuple_element_t<I, Tuple>>() && ...);
+}
 
 // The container a call creates for elements of type T.
 template <typename T>
@@ -96,11 +154,30 @@ using default_container_t = typename default_container<T>::type;
 
 }  // namespace detail
 
+namespace detail {
+
+// Whether nampi knows how to send a T (the same order as mpi_datatype below).
+template <typename T>
+constexpr bool supported() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (builtin_type<U>::value || has_user_traits<U>::value || std::is_enum_v<U>)
+    return true;
+  else if constexpr (struct_type<U>::value)
+    return std::is_aggregate_v<U>;  // members are checked when the type is built
+  else if constexpr (is_std_array<U>)
+    return std::tuple_size_v<U> > 0 && supported<typename U::value_type>();
+  else if constexpr (is_pair<U> || is_tuple<U>)
+    return std::tuple_size_v<U> > 0 &&
+           all_supported<U>(std::make_index_sequence<std::tuple_size_v<U>>{});
+  else
+    return std::is_trivially_copyable_v<U>;
+}
+
+}  // namespace detail
+
 // True if nampi knows how to send a T.
 template <typename T>
-inline constexpr bool has_mpi_type =
-    detail::builtin_type<T>::value || detail::has_user_traits<T>::value ||
-    std::is_trivially_copyable_v<T>;
+inline constexpr bool has_mpi_type = detail::supported<T>();
 
 // The datatype for T. The choice is made at compile time; only the handle is
 // read at run time (Open MPI's builtin handles are addresses of globals).
@@ -111,14 +188,34 @@ MPI_Datatype mpi_datatype() {
     return mpi_datatype<U>();  // one datatype per type, whatever its qualifiers
   } else if constexpr (detail::builtin_type<U>::value) {
     return detail::builtin_type<U>::get();
-  } else if constexpr (detail::has_user_traits<U>::value) {
+  } else if constexpr (detail::has_type_traits<U>) {
+    if constexpr (type_traits<U>::must_commit) {
+      static const MPI_Datatype type = detail::commit_user_type(type_traits<U>::data_type());
+      return type;
+    } else {
+      return type_traits<U>::data_type();
+    }
+  } else if constexpr (detail::has_legacy_traits<U>) {
     return mpi_type_traits<U>::get();
-  } else {
-    static_assert(
-        std::is_trivially_copyable_v<U>,
-        "nampi: this type is not trivially copyable; specialize nampi::mpi_type_traits for it");
+  } else if constexpr (std::is_enum_v<U>) {
+    return mpi_datatype<std::underlying_type_t<U>>();
+  } else if constexpr (struct_type<U>::value) {
+    return detail::reflected_datatype<U>();
+  } else if constexpr (detail::is_pair<U> || detail::is_tuple<U>) {
+    return detail::struct_datatype<U>();
+  } else if constexpr (detail::is_std_array<U> && detail::supported<U>()) {
+    static const MPI_Datatype type =
+        detail::commit_array(mpi_datatype<typename U::value_type>(), std::tuple_size_v<U>);
+    return type;
+  } else if constexpr (std::is_trivially_copyable_v<U>) {
     static const MPI_Datatype type = detail::commit_contiguous_bytes(sizeof(U));
     return type;
+  } else {
+    static_assert(std::is_trivially_copyable_v<U>,
+                  "nampi: this type is not trivially copyable and has no MPI datatype: opt in with "
+                  "nampi::struct_type or specialize nampi::type_traits for it, or send it "
+                  "serialized with nampi::as_serialized");
+    return MPI_DATATYPE_NULL;
   }
 }
 

@@ -12148,6 +12148,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("allgather", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Allgather", MPI_Allgather, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -12216,6 +12220,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgather_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("allgather_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allgather_init",
@@ -12363,6 +12371,8 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgatherv", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Allgatherv", MPI_Allgatherv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -12414,6 +12424,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allgatherv_init", "send_buf", send_buf, send_count,
+                                     send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allgatherv_init",
@@ -12457,6 +12470,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allreduce", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Allreduce", MPI_Allreduce, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -12489,6 +12504,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("allreduce", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Allreduce", MPI_Allreduce, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -12521,6 +12539,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("allreduce_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allreduce_init",
@@ -12561,6 +12581,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("allreduce_init", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "allreduce_init",
@@ -12666,6 +12689,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("alltoall", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("alltoall", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Alltoall", MPI_Alltoall, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -12735,6 +12762,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("alltoall_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("alltoall_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "alltoall_init",
@@ -13027,6 +13058,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("bcast", "send_recv_buf", send_recv_buf, send_recv_count,
+                                       send_recv_type);
     nampi::detail::call_mpi("MPI_Bcast", MPI_Bcast, nampi::detail::to_mpi_pointer(send_recv_buf),
                             nampi::detail::to_mpi_value(send_recv_count),
                             nampi::detail::to_mpi_value(send_recv_type),
@@ -13065,6 +13100,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("bcast_init", "send_recv_buf", send_recv_buf,
+                                       send_recv_count, send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "bcast_init",
@@ -13165,6 +13204,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("exscan", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Exscan", MPI_Exscan, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -13197,6 +13238,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("exscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Exscan", MPI_Exscan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -13229,6 +13273,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("exscan_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "exscan_init",
@@ -13269,6 +13315,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("exscan_init", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "exscan_init",
@@ -13376,6 +13425,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Gather", MPI_Gather, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -13423,6 +13478,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gather_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "gather_init",
@@ -13556,6 +13617,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gatherv", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Gatherv", MPI_Gatherv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -13610,6 +13674,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("gatherv_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "gatherv_init",
@@ -13661,6 +13728,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallgather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("iallgather", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallgather",
@@ -13780,6 +13851,8 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallgatherv", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallgatherv",
@@ -13824,6 +13897,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iallreduce", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallreduce",
@@ -13864,6 +13939,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iallreduce", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iallreduce",
@@ -13944,6 +14022,10 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ialltoall", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("ialltoall", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ialltoall",
@@ -14135,6 +14217,10 @@ class collectives_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_buf)::computed)
       nampi::infer::size_count_except_root(send_recv_buf, ctx, send_recv_count, root);
+    if constexpr (!decltype(send_recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("ibcast", "send_recv_buf", send_recv_buf, send_recv_count,
+                                       send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ibcast",
@@ -14209,6 +14295,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iexscan", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iexscan",
@@ -14249,6 +14337,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iexscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iexscan",
@@ -14331,6 +14422,12 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_rank_at_root(recv_buf, ctx, recv_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igather", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igather", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "igather",
@@ -14431,6 +14528,9 @@ class collectives_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent_at_root(recv_buf, ctx, recv_counts, recv_displs, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("igatherv", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "igatherv",
@@ -14479,6 +14579,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("ireduce", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ireduce",
@@ -14648,6 +14751,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("iscan", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscan",
@@ -14688,6 +14793,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("iscan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscan",
@@ -14769,6 +14877,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatter", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatter", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscatter",
@@ -14829,6 +14943,9 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("iscatterv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "iscatterv",
@@ -14877,6 +14994,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("reduce", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Reduce", MPI_Reduce, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -14919,6 +15039,9 @@ class collectives_calls {
     if constexpr (decltype(root)::computed) nampi::infer::constant(root, ctx, 0);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_at_root(recv_buf, ctx, send_count, root);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("reduce_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "reduce_init",
@@ -15191,6 +15314,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("scan", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Scan", MPI_Scan, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(recv_buf), nampi::detail::to_mpi_value(send_count),
@@ -15223,6 +15348,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("scan", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Scan", MPI_Scan, MPI_IN_PLACE, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -15255,6 +15383,8 @@ class collectives_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, send_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("scan_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scan_init",
@@ -15295,6 +15425,9 @@ class collectives_calls {
       nampi::infer::size_of(send_recv_count, ctx, send_recv_buf);
     if constexpr (decltype(send_recv_type)::computed)
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("scan_init", "send_recv_buf", send_recv_buf, send_recv_count,
+                                     send_recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scan_init",
@@ -15402,6 +15535,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Scatter", MPI_Scatter, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -15449,6 +15588,12 @@ class collectives_calls {
       nampi::infer::bcast_count(recv_count, ctx, send_count, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter_init", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatter_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scatter_init",
@@ -15507,6 +15652,9 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatterv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Scatterv", MPI_Scatterv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_pointer(send_counts), nampi::detail::to_mpi_pointer(send_displs),
@@ -15561,6 +15709,10 @@ class collectives_calls {
       nampi::infer::scatter_count(recv_count, ctx, send_counts, root);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      if (ctx.rank == root.get())
+        nampi::detail::check_type_fits("scatterv_init", "recv_buf", recv_buf, recv_count,
+                                       recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "scatterv_init",

@@ -2317,6 +2317,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ineighbor_allgather", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("ineighbor_allgather", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ineighbor_allgather",
@@ -2374,6 +2380,9 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ineighbor_allgatherv", "send_buf", send_buf, send_count,
+                                     send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ineighbor_allgatherv",
@@ -2427,6 +2436,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ineighbor_alltoall", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("ineighbor_alltoall", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ineighbor_alltoall",
@@ -2581,6 +2596,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgather", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgather", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     nampi::detail::call_mpi(
         "MPI_Neighbor_allgather", MPI_Neighbor_allgather, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -2625,6 +2646,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgather_init", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgather_init", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "neighbor_allgather_init",
@@ -2680,6 +2707,9 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgatherv", "send_buf", send_buf, send_count,
+                                     send_type);
     nampi::detail::call_mpi(
         "MPI_Neighbor_allgatherv", MPI_Neighbor_allgatherv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -2731,6 +2761,9 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_extent(recv_buf, ctx, recv_counts, recv_displs);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_allgatherv_init", "send_buf", send_buf, send_count,
+                                     send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "neighbor_allgatherv_init",
@@ -2784,6 +2817,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_alltoall", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("neighbor_alltoall", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     nampi::detail::call_mpi(
         "MPI_Neighbor_alltoall", MPI_Neighbor_alltoall, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -2829,6 +2868,12 @@ class neighborhood_calls {
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed)
       nampi::infer::size_count_per_in_neighbor(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("neighbor_alltoall_init", "send_buf", send_buf, send_count,
+                                     send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("neighbor_alltoall_init", "recv_buf", recv_buf, recv_count,
+                                     recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "neighbor_alltoall_init",

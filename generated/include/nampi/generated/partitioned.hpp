@@ -324,6 +324,8 @@ class partitioned_calls {
       nampi::infer::size_of_per_partition(recv_count, ctx, recv_buf, partitions);
     if constexpr (decltype(recv_type)::computed) nampi::infer::type_of(recv_type, ctx, recv_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("precv_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_partitioned<nampi::partition_side::recv,
                                            nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                            nampi::detail::no_status>(
@@ -363,6 +365,8 @@ class partitioned_calls {
       nampi::infer::size_of_per_partition(send_count, ctx, send_buf, partitions);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("psend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_partitioned<nampi::partition_side::send,
                                            nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                            nampi::detail::no_status>(

@@ -3362,6 +3362,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("bsend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Bsend", MPI_Bsend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -3390,6 +3392,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("bsend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "bsend_init",
@@ -3425,6 +3429,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ibsend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "ibsend",
@@ -3484,6 +3490,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::message_count(recv_count, ctx, message, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("imrecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             4>(
         "imrecv",
@@ -3553,6 +3561,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("irecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             5>(
         "irecv",
@@ -3593,6 +3603,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("irsend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "irsend",
@@ -3628,6 +3640,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("isend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "isend",
@@ -3685,6 +3699,10 @@ class point_to_point_calls {
       nampi::infer::sendrecv_count(recv_count, ctx, send_count, dest, send_tag, source, recv_tag);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("isendrecv", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("isendrecv", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             10>(
         "isendrecv",
@@ -3741,6 +3759,9 @@ class point_to_point_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_tag)::computed) nampi::infer::constant(send_tag, ctx, 0);
     if constexpr (decltype(recv_tag)::computed) nampi::infer::constant(recv_tag, ctx, 0);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("isendrecv_replace", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             7>(
         "isendrecv_replace",
@@ -3779,6 +3800,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("issend", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::start_nonblocking<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                             nampi::detail::no_status>(
         "issend",
@@ -3837,6 +3860,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::message_count(recv_count, ctx, message, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("mrecv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi("MPI_Mrecv", MPI_Mrecv, nampi::detail::to_mpi_pointer(recv_buf),
                             nampi::detail::to_mpi_value(recv_count),
                             nampi::detail::to_mpi_value(recv_type), &message.get().handle,
@@ -3896,6 +3921,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("recv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi("MPI_Recv", MPI_Recv, nampi::detail::to_mpi_pointer(recv_buf),
                             nampi::detail::to_mpi_value(recv_count),
                             nampi::detail::to_mpi_value(recv_type),
@@ -3939,6 +3966,8 @@ class point_to_point_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::probe_count(recv_count, ctx, source, tag, recv_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("recv_init", "recv_buf", recv_buf, recv_count, recv_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           5>(
         "recv_init",
@@ -3978,6 +4007,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("rsend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Rsend", MPI_Rsend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -4006,6 +4037,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("rsend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "rsend_init",
@@ -4040,6 +4073,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("send", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Send", MPI_Send, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -4068,6 +4103,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("send_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "send_init",
@@ -4124,6 +4161,10 @@ class point_to_point_calls {
       nampi::infer::sendrecv_count(recv_count, ctx, send_count, dest, send_tag, source, recv_tag);
     if constexpr (decltype(recv_type)::computed) nampi::infer::same_as(recv_type, ctx, send_type);
     if constexpr (decltype(recv_buf)::computed) nampi::infer::size_count(recv_buf, ctx, recv_count);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("sendrecv", "send_buf", send_buf, send_count, send_type);
+    if constexpr (!decltype(recv_type)::computed)
+      nampi::detail::check_type_fits("sendrecv", "recv_buf", recv_buf, recv_count, recv_type);
     nampi::detail::call_mpi(
         "MPI_Sendrecv", MPI_Sendrecv, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -4171,6 +4212,9 @@ class point_to_point_calls {
       nampi::infer::type_of(send_recv_type, ctx, send_recv_buf);
     if constexpr (decltype(send_tag)::computed) nampi::infer::constant(send_tag, ctx, 0);
     if constexpr (decltype(recv_tag)::computed) nampi::infer::constant(recv_tag, ctx, 0);
+    if constexpr (!decltype(send_recv_type)::computed)
+      nampi::detail::check_type_fits("sendrecv_replace", "send_recv_buf", send_recv_buf,
+                                     send_recv_count, send_recv_type);
     nampi::detail::call_mpi(
         "MPI_Sendrecv_replace", MPI_Sendrecv_replace, nampi::detail::to_mpi_pointer(send_recv_buf),
         nampi::detail::to_mpi_value(send_recv_count), nampi::detail::to_mpi_value(send_recv_type),
@@ -4200,6 +4244,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ssend", "send_buf", send_buf, send_count, send_type);
     nampi::detail::call_mpi(
         "MPI_Ssend", MPI_Ssend, nampi::detail::to_mpi_pointer(send_buf),
         nampi::detail::to_mpi_value(send_count), nampi::detail::to_mpi_value(send_type),
@@ -4228,6 +4274,8 @@ class point_to_point_calls {
     if constexpr (decltype(send_count)::computed) nampi::infer::size_of(send_count, ctx, send_buf);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
+    if constexpr (!decltype(send_type)::computed)
+      nampi::detail::check_type_fits("ssend_init", "send_buf", send_buf, send_count, send_type);
     return nampi::detail::init_persistent<nampi::detail::type_list<std::remove_cvref_t<Args>...>,
                                           nampi::detail::no_status>(
         "ssend_init",

@@ -1,0 +1,127 @@
+// Dynamic datatypes: nampi::datatype owns one committed MPI datatype (move-only,
+// freed with MPI_Type_free, a predefined handle is never freed), made by the
+// builder functions below, one per MPI type constructor. Pass it as
+// send_type(t) / recv_type(t) / send_recv_type(t); with an explicit count,
+// the call checks that count elements of the type fit the buffer.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "nampi/error.hpp"
+#include "nampi/mpi/datatypes.hpp"
+#include "nampi/mpi/handles.hpp"
+
+namespace nampi {
+
+class datatype;
+
+// The old type of a constructor: a C handle, a nampi::datatype or a typed handle.
+class type_ref {
+ public:
+  type_ref(MPI_Datatype type) noexcept : type_(type) {}
+  type_ref(mpi::datatype type) noexcept : type_(type.get()) {}
+  inline type_ref(const datatype& type) noexcept;
+  MPI_Datatype get() const noexcept { return type_; }
+  operator mpi::datatype() const noexcept { return mpi::datatype(type_); }
+
+ private:
+  MPI_Datatype type_;
+};
+
+class datatype {
+ public:
+  using c_type = MPI_Datatype;
+
+  datatype() noexcept = default;  // MPI_DATATYPE_NULL
+  // Takes ownership of a type (a predefined one is kept but never freed) and
+  // commits it if asked.
+  explicit datatype(mpi::unique_datatype owned, bool commit = true) : owned_(std::move(owned)) {
+    if (commit) detail::call_mpi("MPI_Type_commit", MPI_Type_commit, owned_.address());
+    detail::call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, get(), &lb_, &extent_);
+    detail::call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, get(), &true_lb_,
+                     &true_extent_);
+  }
+
+  MPI_Datatype get() const noexcept { return owned_.get(); }
+  bool is_null() const noexcept { return owned_.is_null(); }
+  MPI_Aint lb() const noexcept { return lb_; }
+  MPI_Aint extent() const noexcept { return extent_; }
+  MPI_Aint true_lb() const noexcept { return true_lb_; }
+  MPI_Aint true_extent() const noexcept { return true_extent_; }
+
+  // The bytes `count` elements of this type touch, from the buffer's start
+  // (negative if the type reaches before it).
+  std::pair<MPI_Aint, MPI_Aint> span(std::size_t count) const noexcept {
+    if (count == 0) return {0, 0};
+    const MPI_Aint step = static_cast<MPI_Aint>(count - 1) * extent_;
+    return {true_lb_ + (step < 0 ? step : 0), true_lb_ + true_extent_ + (step > 0 ? step : 0)};
+  }
+
+  // Builders: each creates the type with its MPI constructor and commits it.
+  static datatype contiguous(int count, type_ref old) {
+    return datatype(mpi::type_contiguous(count, old));
+  }
+  static datatype vector(int count, int blocklength, int stride, type_ref old) {
+    return datatype(mpi::type_vector(count, blocklength, stride, old));
+  }
+  // stride in bytes
+  static datatype hvector(int count, int blocklength, MPI_Aint stride, type_ref old) {
+    return datatype(mpi::type_create_hvector(count, blocklength, stride, old));
+  }
+  static datatype indexed(const std::vector<int>& blocklengths,
+                          const std::vector<int>& displacements, type_ref old) {
+    return datatype(mpi::type_indexed(std::span<const int>(blocklengths),
+                                      std::span<const int>(displacements), old));
+  }
+  // displacements in bytes
+  static datatype hindexed(const std::vector<int>& blocklengths,
+                           const std::vector<MPI_Aint>& displacements, type_ref old) {
+    return datatype(mpi::type_create_hindexed(std::span<const int>(blocklengths),
+                                              std::span<const MPI_Aint>(displacements), old));
+  }
+  static datatype indexed_block(int blocklength, const std::vector<int>& displacements,
+                                type_ref old) {
+    return datatype(
+        mpi::type_create_indexed_block(blocklength, std::span<const int>(displacements), old));
+  }
+  // displacements in bytes ("struct" is a keyword)
+  static datatype structure(const std::vector<int>& blocklengths,
+                            const std::vector<MPI_Aint>& displacements,
+                            const std::vector<type_ref>& types) {
+    std::vector<mpi::datatype> handles(types.begin(), types.end());
+    return datatype(mpi::type_create_struct(std::span<const int>(blocklengths),
+                                            std::span<const MPI_Aint>(displacements),
+                                            std::span<const mpi::datatype>(handles)));
+  }
+  static datatype subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                           const std::vector<int>& starts, type_ref old, int order = MPI_ORDER_C) {
+    return datatype(mpi::type_create_subarray(std::span<const int>(sizes),
+                                              std::span<const int>(subsizes),
+                                              std::span<const int>(starts), order, old));
+  }
+  static datatype darray(int size, int rank, const std::vector<int>& gsizes,
+                         const std::vector<int>& distribs, const std::vector<int>& dargs,
+                         const std::vector<int>& psizes, type_ref old, int order = MPI_ORDER_C) {
+    return datatype(mpi::type_create_darray(
+        size, rank, std::span<const int>(gsizes), std::span<const int>(distribs),
+        std::span<const int>(dargs), std::span<const int>(psizes), order, old));
+  }
+  static datatype resized(type_ref old, MPI_Aint lb, MPI_Aint extent) {
+    return datatype(mpi::type_create_resized(old, lb, extent));
+  }
+
+ private:
+  mpi::unique_datatype owned_;
+  MPI_Aint lb_ = 0;
+  MPI_Aint extent_ = 0;
+  MPI_Aint true_lb_ = 0;
+  MPI_Aint true_extent_ = 0;
+};
+
+inline type_ref::type_ref(const datatype& type) noexcept : type_(type.get()) {}
+
+}  // namespace nampi
