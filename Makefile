@@ -199,8 +199,9 @@ spec-check: $(VENV_STAMP)
 
 # pytest exits 5 when it collects no test; that is not a failure while
 # tests/generator is still empty.
+# -n: pytest-xdist runs the tests in $(JOBS) processes (each test uses its own temp copy).
 pytest: $(VENV_STAMP)
-	@rc=0; $(VENV_PY) -m pytest -q tests/generator || rc=$$?; \
+	@rc=0; $(VENV_PY) -m pytest -q -n $(JOBS) tests/generator || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no generator tests collected"; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
