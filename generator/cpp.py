@@ -119,7 +119,7 @@ def _rule_call(p: FormParam, rule_call) -> str:
     return f"if constexpr (decltype({p.name})::computed) {rule_call.rule.helper}({args});"
 
 
-def _mpi_arg(arg: str, form: Form) -> str:
+def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
     if arg == "comm":
         return "ctx.comm"
     if arg == REQUEST_ARG:
@@ -134,6 +134,8 @@ def _mpi_arg(arg: str, form: Form) -> str:
     if to_mpi == "op":
         # The handle is a temporary: a user op lives until the MPI call returns.
         return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
+    if to_mpi == "pointer" and non_null_buffers:
+        return f"nampi::detail::to_mpi_non_null_pointer({arg})"
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
@@ -161,7 +163,7 @@ def _type_fit_checks(binding: Binding, form: Form) -> list[str]:
 def body(binding: Binding, form: Form) -> dict:
     primary = form.primary.name if form.primary else None
     others = [p.name for p in form.params if p.name != primary]
-    call = f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, ' + ", ".join(_mpi_arg(a, form) for a in form.mpi_args) + ");"
+    call = f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, ' + ", ".join(_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args) + ");"
     slots = [primary or "nampi::detail::no_primary"] + others
     if not binding.nonblocking:
         finish = [call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]

@@ -302,7 +302,8 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side)
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side,
+                   bool(entry.get("non_null_buffers", False)))
 
 
 VARIANT_DOCS = {

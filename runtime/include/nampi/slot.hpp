@@ -235,9 +235,10 @@ template <typename T>
 alignas(T) inline unsigned char empty_buffer_storage[sizeof(T)];
 
 // The data pointer of a buffer, never null: an empty std::vector has none, but
-// MPIs reject a null buffer even where they transfer nothing (MPICH with a
+// some MPIs reject a null buffer even where they transfer nothing (MPICH with a
 // positive count for a process without neighbours, Open MPI in
 // MPI_Neighbor_allgatherv), so an empty buffer gets a valid address instead.
+// Only bindings marked `non_null_buffers` in spec/bindings/ pay for the test.
 template <typename T>
 T* non_null(T* data) noexcept {
   if (data == nullptr) [[unlikely]]
@@ -248,6 +249,12 @@ T* non_null(T* data) noexcept {
 // Buffers and arrays: the data pointer (a single value is a buffer of one).
 template <typename Slot>
 auto* to_mpi_pointer(Slot& slot) {
+  return slot.data();
+}
+
+// The same, never null for a buffer (see non_null).
+template <typename Slot>
+auto* to_mpi_non_null_pointer(Slot& slot) {
   if constexpr (is_buffer_v<typename Slot::object_type>)
     return non_null(slot.data());
   else
