@@ -302,7 +302,19 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side)
+    serialized = _serialized(entry, regular, in_place, variant, name)
+    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side, serialized)
+
+
+def _serialized(entry, regular: Form, in_place: Form | None, variant: str, name: str) -> tuple[str, ...]:
+    """The buffers of `serialized`, checked. Only blocking and nonblocking calls take them: a
+    persistent call would send the bytes of its first start() again at every later one."""
+    names = tuple(entry.get("serialized", ()))
+    forms = [regular] + ([in_place] if in_place else [])
+    for n in names:
+        if not any(f.param(n) is not None and f.param(n).param.data for f in forms):
+            raise SpecError(where_of(entry, "serialized"), f"{name}.serialized: '{n}' is not a data buffer of the call")
+    return names if variant in ("blocking", "nonblocking") else ()
 
 
 VARIANT_DOCS = {

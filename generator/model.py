@@ -142,6 +142,7 @@ class Binding:
     # | "partitioned" (partitioned_call: a persistent call with partition operations, no blocking form)
     base: str = ""  # the spec entry: the blocking binding it is a variant of (its own name if blocking)
     partition_side: str | None = None  # "send" | "recv" for a partitioned binding
+    serialized: tuple[str, ...] = ()  # buffers that may be serialized (nampi/serialization.hpp)
 
     @property
     def nonblocking(self) -> bool:
