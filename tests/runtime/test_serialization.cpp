@@ -204,10 +204,9 @@ TEST_CASE("allgatherv of serialized maps: allgather of the sizes, allgatherv of 
 
 TEST_CASE("allgatherv with the byte counts asked back: each rank's serialized size") {
   nampi::Communicator comm;
-  std::vector<int> sizes;
-  auto all = comm.allgatherv(send_buf(nampi::as_serialized<nampi::portable_binary_archive>(
-                                 record_of(comm.rank()))),
-                             recv_counts_out(sizes));
+  auto [all, sizes] = comm.allgatherv(
+      send_buf(nampi::as_serialized<nampi::portable_binary_archive>(record_of(comm.rank()))),
+      recv_counts_out());
   static_assert(std::is_same_v<decltype(all), std::vector<record>>);
   REQUIRE(all.size() == static_cast<std::size_t>(comm.size()));
   REQUIRE(sizes.size() == static_cast<std::size_t>(comm.size()));
