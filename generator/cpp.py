@@ -263,6 +263,7 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
         "doc": binding.doc,
         "template_head": template_head,
         "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
+        "serialized_via": binding.serialized_via,
         "forms": forms,
         "params": [
             {"name": p.name, "doc": p.param.doc, "how": describe_param(p)} for p in binding.regular.params

@@ -303,7 +303,12 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
     serialized = _serialized(entry, regular, in_place, variant, name)
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side, serialized)
+    via = entry.get("serialized_via") if variant in ("blocking", "nonblocking") else None
+    if via and variant == "nonblocking":
+        via = "i" + via
+    return Binding(
+        name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side, serialized, via
+    )
 
 
 def _serialized(entry, regular: Form, in_place: Form | None, variant: str, name: str) -> tuple[str, ...]:
@@ -346,5 +351,9 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
                 bindings.append(
                     _load_binding(bname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, bwhere)
                 )
+    names = {b.name for b in bindings}
+    for b in bindings:
+        if b.serialized_via and b.serialized_via not in names:
+            raise SpecError(b.where, f"{b.name}.serialized_via: no binding '{b.serialized_via}'")
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

@@ -143,6 +143,7 @@ class Binding:
     base: str = ""  # the spec entry: the blocking binding it is a variant of (its own name if blocking)
     partition_side: str | None = None  # "send" | "recv" for a partitioned binding
     serialized: tuple[str, ...] = ()  # buffers that may be serialized (nampi/serialization.hpp)
+    serialized_via: str | None = None  # the binding that serves calls with a serialized buffer
 
     @property
     def nonblocking(self) -> bool:

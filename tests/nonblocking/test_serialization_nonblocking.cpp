@@ -166,3 +166,15 @@ TEST_CASE("igatherv of serialized structs: wait() deserializes at the root") {
     CHECK(all.empty());
   }
 }
+
+TEST_CASE("iallgather of a serialized value is served by iallgatherv") {
+  nampi::Communicator comm;
+  nampi_pmpi_reset();
+  auto r = comm.iallgather(send_buf(nampi::as_serialized(dict_of(comm.rank()))));
+  auto all = r.wait();
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{{"MPI_Allgather", 1}, {"MPI_Iallgatherv", 1}, {"MPI_Wait", 1}});
+  static_assert(std::is_same_v<decltype(all), std::vector<dict>>);
+  REQUIRE(all.size() == static_cast<std::size_t>(comm.size()));
+  for (int i = 0; i < comm.size(); ++i) CHECK(all[static_cast<std::size_t>(i)] == dict_of(i));
+}

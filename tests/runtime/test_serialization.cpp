@@ -234,3 +234,29 @@ TEST_CASE("gatherv of serialized structs at the root: gather of the sizes, gathe
     CHECK(all.empty());
   }
 }
+
+TEST_CASE("allgather of a serialized value is served by allgatherv: one value per rank") {
+  nampi::Communicator comm;
+  const record mine = record_of(comm.rank());
+  nampi_pmpi_reset();
+  auto all = comm.allgather(send_buf(nampi::as_serialized(mine)));
+  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Allgather", 1}, {"MPI_Allgatherv", 1}});
+  static_assert(std::is_same_v<decltype(all), std::vector<record>>);
+  REQUIRE(all.size() == static_cast<std::size_t>(comm.size()));
+  for (int r = 0; r < comm.size(); ++r) CHECK(all[static_cast<std::size_t>(r)] == record_of(r));
+}
+
+TEST_CASE("gather of a serialized value is served by gatherv: the root gets one per rank") {
+  nampi::Communicator comm;
+  const int last = comm.size() - 1;
+  nampi_pmpi_reset();
+  auto all = comm.gather(send_buf(nampi::as_serialized(dict_of(comm.rank()))), root(last));
+  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Gather", 1}, {"MPI_Gatherv", 1}});
+  static_assert(std::is_same_v<decltype(all), std::vector<dict>>);
+  if (comm.rank() == last) {
+    REQUIRE(all.size() == static_cast<std::size_t>(comm.size()));
+    for (int r = 0; r < comm.size(); ++r) CHECK(all[static_cast<std::size_t>(r)] == dict_of(r));
+  } else {
+    CHECK(all.empty());
+  }
+}

@@ -140,5 +140,9 @@ constexpr bool serialized_allowed() {
 template <typename Allowed, typename... Args>
 inline constexpr bool serialized_only = (true && ... && serialized_allowed<Allowed, Args>());
 
+// Some argument is a serialized buffer (a binding's `serialized_via` call serves it).
+template <typename... Args>
+inline constexpr bool any_serialized = !serialized_only<id_list<>, Args...>;
+
 }  // namespace detail
 }  // namespace nampi
