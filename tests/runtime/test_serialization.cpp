@@ -117,7 +117,7 @@ TEST_CASE("ssend a temporary; recv into the caller's object, which the call writ
   }
 }
 
-TEST_CASE("a vector of structs and an empty map travel too") {
+TEST_CASE("a vector of structs and an empty map travel too, with their status") {
   nampi::Communicator comm;
   const int other = partner(comm);
   if (other < 0) return;
@@ -126,12 +126,19 @@ TEST_CASE("a vector of structs and an empty map travel too") {
     comm.send(send_buf(nampi::as_serialized(records)), dest(other), tag(1));
     comm.send(send_buf(nampi::as_serialized(dict{})), dest(other), tag(2));
   } else {
-    auto records =
-        comm.recv(recv_buf(nampi::as_deserializable<std::vector<record>>()), source(other), tag(1));
+    // Any tag: the messages from one source arrive in order.
+    auto [records, first] = comm.recv(recv_buf(nampi::as_deserializable<std::vector<record>>()),
+                                      source(other), status_out());
+    CHECK(first.MPI_TAG == 1);
     CHECK(records == std::vector<record>{record_of(0), record_of(3), record_of(1)});
     dict d = dict_of(5);
-    comm.recv(recv_buf(nampi::as_serialized(d)), source(other), tag(2));
+    auto second = comm.recv(recv_buf(nampi::as_serialized(d)), source(other), status_out());
+    static_assert(std::is_same_v<decltype(second), MPI_Status>);
     CHECK(d.empty());
+    CHECK(second.MPI_TAG == 2);
+    int bytes = -1;
+    MPI_Get_count(&second, MPI_BYTE, &bytes);
+    CHECK(bytes == 8);  // an empty map: only its size
   }
 }
 

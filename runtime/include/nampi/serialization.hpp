@@ -13,7 +13,11 @@
 //  * the wire format is the archive's bytes, sent as MPI_BYTE; the count is the
 //    number of bytes, so a receiver learns it the way it learns any count:
 //    recv and irecv probe (MPI_Probe + MPI_Get_count), bcast and ibcast first
-//    broadcast the size (a blocking MPI_Bcast, also before MPI_Ibcast);
+//    broadcast the size (a blocking MPI_Bcast, also before MPI_Ibcast),
+//    gatherv and allgatherv gather the sizes (MPI_Gather / MPI_Allgather, blocking
+//    also before the nonblocking forms) and return a std::vector<T>, one value
+//    per rank (empty at gatherv's other ranks); gather and allgather hand a
+//    serialized buffer to them, since the sizes differ per rank;
 //  * as_serialized(x) with an lvalue x references it: sent from it, and a call
 //    that receives (recv_buf, bcast's send_recv_buf) writes the value into it
 //    and returns nothing for it; with an rvalue the call owns the value and
@@ -28,8 +32,10 @@
 //    pair as nampi::archive<OutputArchive, InputArchive>. Both sides must use
 //    the same archive.
 //  * calls that take serialized buffers list them in spec/bindings (send, ssend,
-//    recv, bcast and their nonblocking forms); any other call rejects them at
-//    compile time, and so do persistent calls (they would resend stale bytes).
+//    recv, bcast, gatherv, allgatherv and their nonblocking forms; gather and
+//    allgather via serialized_via); any other call (scatter(v), alltoall(v), ...)
+//    rejects them at compile time, and so do persistent calls (they would
+//    resend stale bytes).
 #pragma once
 
 #include <cereal/archives/binary.hpp>
