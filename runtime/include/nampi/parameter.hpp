@@ -114,5 +114,35 @@ constexpr decltype(auto) get_param(Args&... args) {
 template <typename... Args>
 inline constexpr bool all_named = (true && ... && is_named_v<Args>);
 
+// A buffer of nampi/serialization.hpp (as_serialized, as_deserializable): its
+// type says so, so that calls can reject it without including cereal.
+template <typename T>
+concept serialized_buffer = requires { typename std::remove_cvref_t<T>::nampi_serialized; };
+
+template <auto... Ids>
+struct id_list {
+  template <auto Id>
+  static constexpr bool contains = ((Id == Ids) || ...);
+};
+
+template <typename Allowed, typename Arg>
+constexpr bool serialized_allowed() {
+  using U = std::remove_cvref_t<Arg>;
+  if constexpr (is_named_v<U>) {
+    if constexpr (serialized_buffer<typename U::storage_type>)
+      return Allowed::template contains<U::id>;
+  }
+  return true;
+}
+
+// Serialized buffers appear only as the parameters in Allowed (an id_list):
+// the ones a call's binding lists under `serialized`.
+template <typename Allowed, typename... Args>
+inline constexpr bool serialized_only = (true && ... && serialized_allowed<Allowed, Args>());
+
+// Some argument is a serialized buffer (a binding's `serialized_via` call serves it).
+template <typename... Args>
+inline constexpr bool any_serialized = !serialized_only<id_list<>, Args...>;
+
 }  // namespace detail
 }  // namespace nampi

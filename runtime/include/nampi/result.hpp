@@ -121,12 +121,22 @@ struct result_order<type_list<Args...>> {
 template <typename Slot>
 using slot_type = std::remove_reference_t<Slot>;
 
+// A slot with work left once MPI is done with it (a serialized buffer that
+// received bytes deserializes them) does it here; it may read the call's
+// other slots (the counts and displacements of gathered blocks).
+template <typename Slot, typename Slots>
+void finish_slot(Slot& slot, const Slots& slots) {
+  if constexpr (requires { slot.finish(slots); }) slot.finish(slots);
+}
+
 // Builds the call's return value from its slots (first = primary), moving
 // the values out of them.
 template <typename... Args, typename Primary, typename... Others>
 auto make_result(Primary& primary, Others&... others) {
   constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
   auto all = std::tie(primary, others...);
+  finish_slot(primary, all);
+  (finish_slot(others, all), ...);
   if constexpr (order.size() == 0) {
     return;
   } else if constexpr (order.size() == 1) {

@@ -59,8 +59,19 @@ std::size_t size_of(const T& object) {
     return 1;
 }
 
+// The element type MPI transfers for a slot: that of its object, unless the
+// slot says otherwise (a serialized buffer holds a T but transfers bytes).
 template <typename Slot>
-using slot_element_t = element_t<typename std::remove_cvref_t<Slot>::object_type>;
+struct slot_element {
+  using type = element_t<typename Slot::object_type>;
+};
+template <typename Slot>
+  requires requires { typename Slot::element_type; }
+struct slot_element<Slot> {
+  using type = typename Slot::element_type;
+};
+template <typename Slot>
+using slot_element_t = typename slot_element<std::remove_cvref_t<Slot>>::type;
 
 // Reads a value the caller gave. Holds a reference into the argument object,
 // which lives until the end of the caller's full expression.
@@ -185,12 +196,19 @@ template <auto Id, typename Default, typename Policy, bool ReturnOmitted, moved_
           typename... Args>
 auto resolve_slot(Args&... args) {
   if constexpr (!has_param<Id, Args...>) {
-    return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
+    if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
+      return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
+    else
+      return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
   } else {
     auto& param = get_param<Id>(args...);
     using P = std::remove_cvref_t<decltype(param)>;
     using Storage = typename P::storage_type;
-    if constexpr (P::direction == role::in) {
+    if constexpr (serialized_buffer<Storage>) {
+      // nampi/serialization.hpp: the buffer makes its own slot, which owns the bytes.
+      return std::remove_cvref_t<Storage>::template make_slot<Id, P::direction>(
+          std::forward<Storage>(param.value));
+    } else if constexpr (P::direction == role::in) {
       if constexpr (Moved != moved_input::borrow && !std::is_lvalue_reference_v<Storage>)
         return owned_input_slot<Id, Storage, Moved == moved_input::hand_back>(
             std::move(param.value));

@@ -1,0 +1,335 @@
+// Serialized buffers: any type cereal can serialize, sent as bytes.
+//
+//   comm.send(send_buf(nampi::as_serialized(dict)), dest(1));
+//   auto dict = comm.recv(recv_buf(nampi::as_deserializable<Dict>()), source(0));
+//   comm.bcast(send_recv_buf(nampi::as_serialized(dict)));  // root's dict everywhere
+//
+// Serialization is never implicit: a type without an MPI datatype is a compile
+// error unless the caller wraps it here. This header is opt-in (nampi.hpp does
+// not include it) so that programs that never serialize need no cereal and pay
+// none of its compile time.
+//
+// Semantics:
+//  * the wire format is the archive's bytes, sent as MPI_BYTE; the count is the
+//    number of bytes, so a receiver learns it the way it learns any count:
+//    recv and irecv probe (MPI_Probe + MPI_Get_count), bcast and ibcast first
+//    broadcast the size (a blocking MPI_Bcast, also before MPI_Ibcast),
+//    gatherv and allgatherv gather the sizes (MPI_Gather / MPI_Allgather, blocking
+//    also before the nonblocking forms) and return a std::vector<T>, one value
+//    per rank (empty at gatherv's other ranks); gather and allgather hand a
+//    serialized buffer to them, since the sizes differ per rank;
+//  * as_serialized(x) with an lvalue x references it: sent from it, and a call
+//    that receives (recv_buf, bcast's send_recv_buf) writes the value into it
+//    and returns nothing for it; with an rvalue the call owns the value and
+//    returns the one it ends with (the root's own, or the one received);
+//  * as_deserializable<T>() receives into a T the call creates and returns;
+//  * a send serializes when the call starts, so the object may change as soon
+//    as the call returns, even a nonblocking one, whose result owns the bytes
+//    until completion; a receive deserializes when it completes (the blocking
+//    call's return, or wait()/test() of a nonblocking one);
+//  * the archive is nampi::binary_archive (cereal's binary archive) unless
+//    chosen: as_serialized<nampi::portable_binary_archive>(x), or any cereal
+//    pair as nampi::archive<OutputArchive, InputArchive>. Both sides must use
+//    the same archive.
+//  * calls that take serialized buffers list them in spec/bindings (send, ssend,
+//    recv, bcast, gatherv, allgatherv and their nonblocking forms; gather and
+//    allgather via serialized_via); any other call (scatter(v), alltoall(v), ...)
+//    rejects them at compile time, and so do persistent calls (they would
+//    resend stale bytes).
+#pragma once
+
+#include <cereal/archives/binary.hpp>
+#include <cereal/archives/portable_binary.hpp>
+#include <cereal/cereal.hpp>
+// The standard types most messages are made of; include cereal/types/<header>.hpp for others.
+#include <cereal/types/array.hpp>
+#include <cereal/types/map.hpp>
+#include <cereal/types/optional.hpp>
+#include <cereal/types/set.hpp>
+#include <cereal/types/string.hpp>
+#include <cereal/types/tuple.hpp>
+#include <cereal/types/unordered_map.hpp>
+#include <cereal/types/utility.hpp>
+#include <cereal/types/vector.hpp>
+#include <cstddef>
+#include <istream>
+#include <ostream>
+#include <streambuf>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nampi/nampi.hpp"
+
+namespace nampi {
+
+// A cereal output archive and the input archive that reads what it writes.
+template <typename OutputArchive, typename InputArchive>
+struct archive {
+  using output = OutputArchive;
+  using input = InputArchive;
+};
+
+using binary_archive = archive<cereal::BinaryOutputArchive, cereal::BinaryInputArchive>;
+// Binary, but readable across byte orders.
+using portable_binary_archive =
+    archive<cereal::PortableBinaryOutputArchive, cereal::PortableBinaryInputArchive>;
+
+namespace detail {
+
+// Stream buffers over a byte vector: archives write into it and read from it
+// without the copies a std::stringstream would make.
+class byte_sink : public std::streambuf {
+ public:
+  explicit byte_sink(std::vector<std::byte>& bytes) : bytes_(&bytes) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    const auto* p = reinterpret_cast<const std::byte*>(s);
+    bytes_->insert(bytes_->end(), p, p + n);
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof()))
+      bytes_->push_back(static_cast<std::byte>(traits_type::to_char_type(c)));
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::vector<std::byte>* bytes_;
+};
+
+class byte_source : public std::streambuf {
+ public:
+  byte_source(std::byte* bytes, std::size_t n) {
+    char* begin = reinterpret_cast<char*>(bytes);
+    setg(begin, begin, begin + n);
+  }
+};
+
+// Loads `value` from n bytes that Archive wrote.
+template <typename Archive, typename T>
+void deserialize(std::byte* bytes, std::size_t n, T& value) {
+  byte_source source(bytes, n);
+  std::istream in(&source);
+  typename Archive::input archive(in);
+  archive(value);
+}
+
+// The element type a serialized buffer shows the call: one byte (MPI_BYTE)
+// that remembers what it encodes, so that the receive buffer a gathering call
+// creates for it (default_container below) deserializes each rank's block.
+template <typename T, typename Archive>
+struct serialized_byte {
+  std::byte value;
+};
+
+template <typename T, typename Archive>
+struct builtin_type<serialized_byte<T, Archive>> : std::true_type {
+  static MPI_Datatype get() noexcept { return MPI_BYTE; }
+};
+
+// The slot with id Id among a call's slots (a tuple of references).
+template <auto Id, typename Slot>
+constexpr bool has_id() {
+  using S = std::remove_cvref_t<Slot>;
+  if constexpr (std::is_same_v<std::remove_cv_t<decltype(S::id)>, decltype(Id)>)
+    return S::id == Id;
+  else
+    return false;
+}
+template <auto Id, typename Slots>
+const auto& slot_with_id(const Slots& slots) {
+  constexpr std::size_t index = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t found = sizeof...(I);
+    ((has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
+    return found;
+  }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
+  static_assert(index < std::tuple_size_v<Slots>, "nampi internal: the call has no such slot");
+  return std::get<index>(slots);
+}
+
+// The receive buffer of a gathering call (gatherv, allgatherv) whose send
+// buffer is serialized: the ranks' byte blocks, placed by recv_counts and
+// recv_displs, deserialized into one T each when the call completes.
+template <auto Id, typename T, typename Archive, bool Returned>
+class serialized_blocks_slot {
+ public:
+  using object_type = std::vector<T>;
+  using element_type = serialized_byte<T, Archive>;
+  static constexpr auto id = Id;
+  static constexpr bool computed = true;
+  static constexpr bool returned = Returned;
+
+  std::size_t size() const { return bytes_.size(); }
+  const std::byte* data() const { return non_null(bytes_.data()); }
+  std::byte* data() { return non_null(bytes_.data()); }
+  const object_type& get() const { return values_; }
+
+  void resize_for(std::size_t n, const char*, const char*) {
+    bytes_.resize(n);
+    received_ = true;  // only where the call receives (gatherv: the root)
+  }
+
+  template <typename Slots>
+  void finish(const Slots& slots) {
+    if (!received_) return;
+    const auto& counts = slot_with_id<param_id::recv_counts>(slots);
+    const auto& displs = slot_with_id<param_id::recv_displs>(slots);
+    values_.resize(counts.size());
+    for (std::size_t i = 0; i < counts.size(); ++i)
+      deserialize<Archive>(bytes_.data() + displs.data()[i],
+                           static_cast<std::size_t>(counts.data()[i]), values_[i]);
+    received_ = false;
+  }
+
+  object_type extract() { return std::move(values_); }
+
+ private:
+  std::vector<std::byte> bytes_;
+  object_type values_;
+  bool received_ = false;
+};
+
+// What a call creates for a serialized buffer's elements: the blocks above.
+template <typename T, typename Archive>
+struct serialized_blocks {
+  template <auto Id, bool Returned>
+  static auto omitted_slot() {
+    return serialized_blocks_slot<Id, T, Archive, Returned>{};
+  }
+};
+
+template <typename T, typename Archive>
+struct default_container<serialized_byte<T, Archive>> {
+  using type = serialized_blocks<T, Archive>;
+};
+
+template <typename T, typename Archive>
+inline constexpr bool serializable_with =
+    cereal::traits::is_output_serializable<T, typename Archive::output>::value &&
+    cereal::traits::is_input_serializable<T, typename Archive::input>::value;
+
+// A serialized buffer's slot. Value is T& (the caller's object) or T (owned).
+// MPI sees bytes: data()/size() of the serialized value on the sending side,
+// of a buffer that rules resize (resize_for) on the receiving side.
+template <auto Id, typename Value, typename Archive, bool Receives, bool Returned>
+class serialized_slot {
+ public:
+  using object_type = std::remove_cvref_t<Value>;
+  using element_type = serialized_byte<object_type, Archive>;  // MPI_BYTE
+  static constexpr auto id = Id;
+  static constexpr bool computed = Receives;  // receiving: sized by the call's rules
+  static constexpr bool returned = Returned;
+
+  explicit serialized_slot(Value&& value) : value_(std::forward<Value>(value)) {}
+
+  // Serialized on first use: a bcast's non-root ranks never read their value.
+  std::size_t size() const {
+    serialize_once();
+    return bytes_.size();
+  }
+  const std::byte* data() const {
+    serialize_once();
+    return non_null(bytes_.data());
+  }
+  std::byte* data() {
+    serialize_once();
+    return non_null(bytes_.data());
+  }
+  const object_type& get() const { return value_; }
+
+  // Room for n received bytes (the receiving ranks' rules call it).
+  void resize_for(std::size_t n, const char*, const char*) {
+    bytes_.resize(n);
+    state_ = state::received;
+  }
+
+  // After completion: received bytes become the value (make_result calls it).
+  template <typename Slots>
+  void finish(const Slots&) {
+    if constexpr (std::is_const_v<std::remove_reference_t<Value>>) {
+      static_assert(!Receives,
+                    "nampi: a call that receives into as_serialized(x) needs a non-const x");
+    } else if constexpr (Receives && serializable_with<object_type, Archive>) {
+      if (state_ != state::received) return;  // the root of a bcast keeps its value
+      deserialize<Archive>(bytes_.data(), bytes_.size(), value_);
+      state_ = state::done;
+    }
+  }
+
+  object_type extract() { return std::move(value_); }
+
+ private:
+  void serialize_once() const {
+    if (state_ != state::unserialized) return;
+    if constexpr (serializable_with<object_type, Archive>) {
+      byte_sink sink(bytes_);
+      std::ostream out(&sink);
+      typename Archive::output archive(out);
+      archive(value_);
+    }  // (the archive's destructor may still write: XML and JSON close their root there)
+    state_ = state::serialized;
+  }
+
+  enum class state { unserialized, serialized, received, done };
+  // Filled lazily by the const readers (size() is read through const slots).
+  mutable std::vector<std::byte> bytes_;
+  mutable state state_ = state::unserialized;
+  Value value_;
+};
+
+// What as_serialized and as_deserializable return: the value (or a reference
+// to it) and the archive, until a call turns it into its slot.
+template <typename Value, typename Archive>
+class serialized {
+ public:
+  using nampi_serialized = void;  // parameter.hpp: serialized_buffer
+
+  explicit serialized(Value&& value) : value_(std::forward<Value>(value)) {}
+
+  // A wrapper the caller kept in a variable lends its value; a temporary one
+  // hands it over.
+  template <auto Id, role Role, typename Self>
+  static auto make_slot(Self&& self) {
+    constexpr bool receives = Role != role::in;
+    using T = std::remove_cvref_t<Value>;
+    if constexpr (std::is_lvalue_reference_v<Value> || std::is_lvalue_reference_v<Self>) {
+      using Ref = decltype((self.value_));  // T& or const T&
+      return serialized_slot<Id, Ref, Archive, receives, false>(self.value_);
+    } else {
+      return serialized_slot<Id, T, Archive, receives, receives>(std::move(self.value_));
+    }
+  }
+
+ private:
+  Value value_;
+};
+
+}  // namespace detail
+
+// Sends x serialized (and, in a call that receives into it, deserializes into it).
+template <typename Archive = binary_archive, typename T>
+auto as_serialized(T&& x) {
+  static_assert(detail::serializable_with<std::remove_cvref_t<T>, Archive>,
+                "nampi: as_serialized: cereal cannot serialize this type with the chosen archive: "
+                "give it a serialize(Archive&) member or free function (or save/load), and "
+                "include cereal/types/<header>.hpp for the standard types it holds");
+  return detail::serialized<T, Archive>(std::forward<T>(x));
+}
+
+// Receives a T serialized by the sender; the call returns the T.
+template <typename T, typename Archive = binary_archive>
+auto as_deserializable() {
+  static_assert(detail::serializable_with<T, Archive>,
+                "nampi: as_deserializable: cereal cannot serialize this type with the chosen "
+                "archive: give it a serialize(Archive&) member or free function (or save/load), "
+                "and include cereal/types/<header>.hpp for the standard types it holds");
+  static_assert(std::is_default_constructible_v<T>,
+                "nampi: as_deserializable: the type must be default constructible (the received "
+                "value is loaded into a default-constructed one)");
+  return detail::serialized<T, Archive>(T{});
+}
+
+}  // namespace nampi
