@@ -302,7 +302,11 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
-    return Binding(name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side)
+    twin = fn.twin() if fn else None
+    return Binding(
+        name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side,
+        twin.name if twin else None, tuple(p.c_type for p in twin.params) if twin else (),
+    )
 
 
 VARIANT_DOCS = {

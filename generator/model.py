@@ -142,6 +142,9 @@ class Binding:
     # | "partitioned" (partitioned_call: a persistent call with partition operations, no blocking form)
     base: str = ""  # the spec entry: the blocking binding it is a variant of (its own name if blocking)
     partition_side: str | None = None  # "send" | "recv" for a partitioned binding
+    # The MPI function's large-count twin (`MPI_X_c`) and the twin's C type of each MPI argument.
+    large_twin: str | None = None
+    large_types: tuple[str, ...] = ()
 
     @property
     def nonblocking(self) -> bool:
