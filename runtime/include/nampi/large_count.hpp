@@ -4,7 +4,9 @@
 // twin where the MPI has it (NAMPI_HAVE_MPI_<F>_C), else the int function with
 // each large count described as one element of a derived datatype
 // (large_count_type). Calls that cannot be emulated that way (reductions with
-// builtin ops, counts arrays) report a usage_error instead.
+// builtin ops, counts arrays) report a usage_error instead. Counts or
+// displacements arrays given as MPI_Count / MPI_Aint take the twin, chosen at
+// compile time (a compile error where the MPI lacks it).
 #pragma once
 
 #include <mpi.h>
