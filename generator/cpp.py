@@ -168,13 +168,83 @@ def _type_fit_checks(binding: Binding, form: Form) -> list[str]:
     ]
 
 
+def _call(function: str, args: list[str]) -> str:
+    return f'nampi::detail::call_mpi("{function}", {function}, ' + ", ".join(args) + ");"
+
+
+# The twin's C types of counts and displacements arrays, as the element type large_count.hpp converts to.
+LARGE_ARRAYS = {"const MPI_Count []": "MPI_Count", "const MPI_Aint []": "MPI_Aint"}
+
+
+def _mpi_call(binding: Binding, form: Form) -> list[str]:
+    """The MPI call of a form, as lines. A binding whose function has a large-count twin
+    checks its scalar counts (large_count.hpp): the int function if all fit an int, else
+    the twin where the MPI has it (int arrays converted to its types), else the int
+    function with each count as one element of a derived datatype. Reductions (builtin ops
+    need builtin types) and calls with counts arrays have no such emulation: a usage_error.
+    Counts or displacements arrays the caller gives as MPI_Count / MPI_Aint take the twin
+    (decided at compile time; a compile error if the MPI lacks it)."""
+    args = [_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args]
+    types = binding.large_types
+    given = [i for i, t in enumerate(types) if form.param(form.mpi_args[i])]
+    scalars = [i for i in given if types[i] == "MPI_Count"]
+    arrays = [i for i in given if types[i] in LARGE_ARRAYS]
+    if not scalars and not arrays:
+        return [_call(binding.mpi, args)]
+    small, large, emulated = list(args), list(args), list(args)
+    for i in arrays:
+        large[i] = f"nampi::detail::to_mpi_large_array<{LARGE_ARRAYS[types[i]]}>({form.mpi_args[i]}).data()"
+    fallback = []
+    for i in scalars:
+        count = form.mpi_args[i]
+        small[i] = f"nampi::detail::to_mpi_count({count})"
+        large[i] = f"nampi::detail::to_mpi_large_count({count})"
+        t = i + 1  # MPI's convention: a count, then its datatype
+        fallback.append(
+            f"const nampi::detail::large_count_type {count}_as_type(nampi::detail::to_mpi_large_count({count}), {args[t]});"
+        )
+        emulated[i], emulated[t] = f"{count}_as_type.count()", f"{count}_as_type.type()"
+    fallback.append(_call(binding.mpi, emulated))
+    if arrays or any(p.param.to_mpi == "op" for p in form.params):
+        names = " or ".join(form.mpi_args[i] for i in scalars)
+        fallback = [f'nampi::detail::large_count_unsupported("{binding.name}", "{binding.large_twin}", "{names}");']
+    twin = f"#if defined({have_macro(binding.large_twin)})"
+    lines = []
+    if arrays:
+        names = ", ".join(f"decltype({form.mpi_args[i]})" for i in arrays)
+        lines += [
+            f"if constexpr (!nampi::detail::int_arrays<{names}>) {{",
+            twin,
+            _call(binding.large_twin, large),
+            "#else",
+            f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
+            f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '
+            'which the installed MPI does not provide");',
+            "#endif",
+            "} else" + (" " if scalars else " {"),
+        ]
+        if not scalars:
+            return lines + [_call(binding.mpi, small), "}"]
+    return lines + [
+        f"if (nampi::detail::counts_fit_int({', '.join(form.mpi_args[i] for i in scalars)})) {{",
+        _call(binding.mpi, small),
+        "} else {",
+        twin,
+        _call(binding.large_twin, large),
+        "#else",
+        *fallback,
+        "#endif",
+        "}",
+    ]
+
+
 def body(binding: Binding, form: Form) -> dict:
     primary = form.primary.name if form.primary else None
     others = [p.name for p in form.params if p.name != primary]
-    call = f'nampi::detail::call_mpi("{binding.mpi}", {binding.mpi}, ' + ", ".join(_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args) + ");"
+    call = _mpi_call(binding, form)
     slots = [primary or "nampi::detail::no_primary"] + others
     if not binding.nonblocking:
-        finish = [call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]
+        finish = [*call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]
     else:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
@@ -195,7 +265,7 @@ def _starter_targs(binding: Binding) -> list[str]:
     return []
 
 
-def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | None, others: list[str]) -> list[str]:
+def _start_nonblocking(binding: Binding, form: Form, call: list[str], primary: str | None, others: list[str]) -> list[str]:
     """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs `call` on
     them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
     names = [primary] + others
@@ -207,7 +277,11 @@ def _start_nonblocking(binding: Binding, form: Form, call: str, primary: str | N
     targs = ", ".join(_starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index])
     return [
         f"return nampi::detail::{STARTERS[binding.variant]}<{targs}>(",
-        f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call} }},',
+        *(
+            [f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call[0]} }},']
+            if len(call) == 1
+            else [f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{', *call, "  },"]
+        ),
         f"  {moved});",
     ]
 

@@ -306,9 +306,14 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
     via = entry.get("serialized_via") if variant in ("blocking", "nonblocking") else None
     if via and variant == "nonblocking":
         via = "i" + via
+    twin = fn.twin() if fn else None
     return Binding(
-        name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side, serialized, via,
-        bool(entry.get("non_null_buffers", False)),
+        name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side,
+        serialized=serialized,
+        serialized_via=via,
+        non_null_buffers=bool(entry.get("non_null_buffers", False)),
+        large_twin=twin.name if twin else None,
+        large_types=tuple(p.c_type for p in twin.params) if twin else (),
     )
 
 

@@ -61,7 +61,7 @@ TEST_CASE("structured bindings: scalar out-parameters") {
   const auto data = my_data(comm);
   auto [buf, type, count] = comm.allgatherv(send_buf(data), send_type_out(), send_count_out());
   static_assert(std::is_same_v<decltype(type), MPI_Datatype>);
-  static_assert(std::is_same_v<decltype(count), int>);
+  static_assert(std::is_same_v<decltype(count), MPI_Count>);  // counts hold large values
   CHECK(buf == nampi_test::staircase(comm.size()));
   CHECK(type == MPI_INT);
   CHECK(count == comm.rank() + 1);
@@ -74,7 +74,7 @@ TEST_CASE("result object: tuple protocol") {
   static_assert(std::tuple_size_v<result_t> == 3);
   static_assert(std::is_same_v<std::tuple_element_t<0, result_t>, std::vector<int>>);
   static_assert(std::is_same_v<std::tuple_element_t<1, result_t>, std::vector<int>>);
-  static_assert(std::is_same_v<std::tuple_element_t<2, result_t>, int>);
+  static_assert(std::is_same_v<std::tuple_element_t<2, result_t>, MPI_Count>);
   auto result = comm.allgatherv(send_buf(data), recv_counts_out(), send_count_out());
   CHECK(result.get<0>() == nampi_test::staircase(comm.size()));
   CHECK(result.get<1>() == nampi_test::iota_counts(comm.size()));

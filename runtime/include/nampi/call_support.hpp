@@ -4,6 +4,7 @@
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/infer.hpp"
+#include "nampi/large_count.hpp"
 #include "nampi/message.hpp"
 #include "nampi/nonblocking.hpp"
 #include "nampi/ops.hpp"

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <limits>
-#include <numeric>
 #include <string>
 
 #include "nampi/error.hpp"
+#include "nampi/large_count.hpp"
 #include "nampi/slot.hpp"
 #include "nampi/types.hpp"
 
@@ -25,9 +25,10 @@ struct call_context {
   int size;
 };
 
-inline int checked_int(std::size_t n, const char* call, const char* what) {
-  NAMPI_ASSERT(n <= static_cast<std::size_t>(std::numeric_limits<int>::max()),
-               std::string(call) + ": '" + what + "' does not fit an int");
+template <typename N>
+int checked_int(N n, const char* call, const char* what) {
+  NAMPI_ASSERT(std::in_range<int>(n), std::string(call) + ": '" + what + "' (" + std::to_string(n) +
+                                          ") does not fit an int");
   return static_cast<int>(n);
 }
 
@@ -98,7 +99,7 @@ void constant(Out& out, const call_context&, const Value& value) {
 // The number of elements of a buffer.
 template <typename Out, typename Buffer>
 void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
-  out.set(detail::checked_int(buffer.size(), ctx.call, "count"));
+  detail::set_count(out, buffer.size(), ctx.call, "count");
 }
 
 // The number of elements of a buffer divided evenly among the ranks.
@@ -107,8 +108,7 @@ void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
   NAMPI_ASSERT(
       buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
       std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
-  out.set(
-      detail::checked_int(buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count"));
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count");
 }
 
 // The number of elements of a buffer divided evenly among the partitions of
@@ -122,7 +122,7 @@ void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buff
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(n) == 0,
                std::string(ctx.call) + ": the buffer size " + std::to_string(buffer.size()) +
                    " is not a multiple of partitions (" + std::to_string(n) + ")");
-  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(n), ctx.call, "count"));
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(n), ctx.call, "count");
 }
 
 // The builtin or byte datatype of a buffer's elements.
@@ -141,7 +141,15 @@ void same_as(Out& out, const call_context&, const Source& source) {
 template <typename Out, typename Counts>
 void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
   out.resize_for(counts.size(), ctx.call, "displs");
-  std::exclusive_scan(counts.data(), counts.data() + counts.size(), out.data(), 0);
+  using Displ = std::remove_cvref_t<decltype(*out.data())>;
+  MPI_Count next = 0;  // int counts may sum beyond an int
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    NAMPI_ASSERT(std::in_range<Displ>(next),
+                 std::string(ctx.call) + ": displacement " + std::to_string(next) +
+                     " does not fit the displacements' type (give them as std::vector<MPI_Aint>)");
+    out.data()[i] = static_cast<Displ>(next);
+    next += static_cast<MPI_Count>(counts.data()[i]);
+  }
 }
 
 // Room for every rank's block: up to max(displs[i] + counts[i]). Equals the
@@ -262,9 +270,10 @@ void size_own_count(Out& out, const call_context& ctx, const Counts& counts) {
 template <typename Out, typename Count>
 void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
-  const int mine = count.get();
-  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, MPI_INT, out.data(), 1, MPI_INT,
-                   ctx.comm);
+  using To = detail::array_element_t<Out>;
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, mpi_datatype<To>(), out.data(), 1,
+                   mpi_datatype<To>(), ctx.comm);
 }
 
 // Every rank's count at the root, by one MPI_Gather.
@@ -272,9 +281,10 @@ template <typename Out, typename Count, typename Root>
 void gather_counts(Out& out, const call_context& ctx, const Count& count, const Root& root) {
   const bool at_root = ctx.rank == root.get();
   if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
-  const int mine = count.get();
-  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, MPI_INT, at_root ? out.data() : nullptr, 1,
-                   MPI_INT, root.get(), ctx.comm);
+  using To = detail::array_element_t<Out>;
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, mpi_datatype<To>(),
+                   at_root ? out.data() : nullptr, 1, mpi_datatype<To>(), root.get(), ctx.comm);
 }
 
 // The counts every rank sends to me, by one MPI_Alltoall.
@@ -283,8 +293,10 @@ void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_count
   NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
                std::string(ctx.call) + ": send_counts needs one entry per rank");
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
-  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, send_counts.data(), 1, MPI_INT, out.data(), 1,
-                   MPI_INT, ctx.comm);
+  using To = detail::array_element_t<Out>;
+  const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
+  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, mine.data(), 1, mpi_datatype<To>(), out.data(), 1,
+                   mpi_datatype<To>(), ctx.comm);
 }
 
 // My share of the root's send_counts, by one MPI_Scatter.
@@ -294,26 +306,27 @@ void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts,
   if (at_root)
     NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
                  std::string(ctx.call) + ": send_counts needs one entry per rank");
-  int mine = 0;
-  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1, MPI_INT,
-                   &mine, 1, MPI_INT, root.get(), ctx.comm);
-  out.set(mine);
+  using From = detail::array_element_t<Counts>;
+  From mine = 0;
+  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
+                   mpi_datatype<From>(), &mine, 1, mpi_datatype<From>(), root.get(), ctx.comm);
+  detail::set_count(out, mine, ctx.call, "recv_count");
 }
 
 // The root's value of a count, by one MPI_Bcast.
 template <typename Out, typename Count, typename Root>
 void bcast_count(Out& out, const call_context& ctx, const Count& count, const Root& root) {
-  int value = ctx.rank == root.get() ? count.get() : 0;
-  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_INT, root.get(), ctx.comm);
-  out.set(value);
+  MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(count.get()) : 0;
+  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
+  detail::set_count(out, value, ctx.call, "count");
 }
 
 // The root's buffer size, by one MPI_Bcast.
 template <typename Out, typename Buffer, typename Root>
 void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
-  int value = ctx.rank == root.get() ? detail::checked_int(buffer.size(), ctx.call, "count") : 0;
-  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_INT, root.get(), ctx.comm);
-  out.set(value);
+  MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(buffer.size()) : 0;
+  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
+  detail::set_count(out, value, ctx.call, "count");
 }
 
 // The size of the peer's message, by one MPI_Sendrecv of the counts.
@@ -321,11 +334,12 @@ template <typename Out, typename Count, typename Dest, typename SendTag, typenam
           typename RecvTag>
 void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
                     const SendTag& send_tag, const Source& source, const RecvTag& recv_tag) {
-  const int mine = send_count.get();
-  int theirs = 0;
-  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_INT, dest.get(), send_tag.get(),
-                   &theirs, 1, MPI_INT, source.get(), recv_tag.get(), ctx.comm, MPI_STATUS_IGNORE);
-  out.set(theirs);
+  const auto mine = static_cast<MPI_Count>(send_count.get());
+  MPI_Count theirs = 0;
+  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_COUNT, dest.get(), send_tag.get(),
+                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm,
+                   MPI_STATUS_IGNORE);
+  detail::set_count(out, theirs, ctx.call, "recv_count");
 }
 
 // The size of the next matching message, by MPI_Probe + MPI_Get_count. A
@@ -335,24 +349,21 @@ template <typename Out, typename Source, typename Tag, typename Type>
 void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, const Type& type) {
   MPI_Status status;
   detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
-  int count = 0;
-  detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, detail::c_value(type.get()), &count);
+  const MPI_Count count = detail::element_count(status, detail::c_value(type.get()));
   NAMPI_ASSERT(count != MPI_UNDEFINED,
                std::string(ctx.call) + ": message size is not a multiple of the datatype");
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (Tag::computed) tag.set(status.MPI_TAG);
-  out.set(count);
+  detail::set_count(out, count, ctx.call, "recv_count");
 }
 
 // The size of a matched message (mprobe/improbe) in elements of the receive type.
 template <typename Out, typename Message, typename Type>
 void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
-  int count = 0;
-  detail::call_mpi("MPI_Get_count", MPI_Get_count, &message.get().status,
-                   detail::c_value(type.get()), &count);
+  const MPI_Count count = detail::element_count(message.get().status, detail::c_value(type.get()));
   NAMPI_ASSERT(count != MPI_UNDEFINED,
                std::string(ctx.call) + ": message size is not a multiple of the datatype");
-  out.set(count);
+  detail::set_count(out, count, ctx.call, "recv_count");
 }
 
 // --- process topologies ---
@@ -401,8 +412,8 @@ void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& b
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(neighbors.out) == 0,
                std::string(ctx.call) +
                    ": the buffer size is not a multiple of the number of out-neighbours");
-  out.set(detail::checked_int(buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
-                              "count"));
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
+                    "count");
 }
 
 // Every in-neighbour's count, by one MPI_Neighbor_allgather. A cartesian
@@ -413,9 +424,10 @@ void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& c
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, "recv_counts");
   std::fill(out.data(), out.data() + in, 0);
-  const int mine = count.get();
-  detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, MPI_INT,
-                   detail::non_null(out.data()), 1, MPI_INT, ctx.comm);
+  using To = detail::array_element_t<Out>;
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, mpi_datatype<To>(),
+                   detail::non_null(out.data()), 1, mpi_datatype<To>(), ctx.comm);
 }
 
 // The counts the in-neighbours send to this process, by one MPI_Neighbor_alltoall
@@ -429,9 +441,11 @@ void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& s
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, "recv_counts");
   std::fill(out.data(), out.data() + in, 0);
-  detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall,
-                   detail::non_null(send_counts.data()), 1, MPI_INT, detail::non_null(out.data()),
-                   1, MPI_INT, ctx.comm);
+  using To = detail::array_element_t<Out>;
+  const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
+  detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall, detail::non_null(mine.data()), 1,
+                   mpi_datatype<To>(), detail::non_null(out.data()), 1, mpi_datatype<To>(),
+                   ctx.comm);
 }
 
 }  // namespace nampi::infer
