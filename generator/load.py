@@ -313,8 +313,17 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         serialized_via=via,
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
         large_twin=twin.name if twin else None,
-        large_types=tuple(p.c_type for p in twin.params) if twin else (),
+        large_types=_large_types(fn, twin),
     )
+
+
+def _large_types(fn, twin) -> tuple[str, ...]:
+    """Per MPI argument, the twin's C type where it differs from the int function's, else "":
+    MPI_Neighbor_alltoallw takes MPI_Aint displacements in both forms, and such an array must
+    not select the twin."""
+    if twin is None:
+        return ()
+    return tuple(t.c_type if i >= len(fn.params) or t.c_type != fn.params[i].c_type else "" for i, t in enumerate(twin.params))
 
 
 def _serialized(entry, regular: Form, in_place: Form | None, variant: str, name: str) -> tuple[str, ...]:

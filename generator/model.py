@@ -149,7 +149,7 @@ class Binding:
     non_null_buffers: bool = False
     # The MPI function's large-count twin (`MPI_X_c`) and the twin's C type of each MPI argument.
     large_twin: str | None = None
-    large_types: tuple[str, ...] = ()
+    large_types: tuple[str, ...] = ()  # "" where the twin's type is the int function's
 
     @property
     def nonblocking(self) -> bool:

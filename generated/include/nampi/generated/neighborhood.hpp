@@ -2696,18 +2696,17 @@ class neighborhood_calls {
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
             MPI_Request* request) {
-          if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
-                                                   decltype(recv_counts), decltype(recv_displs)>) {
+          if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(recv_counts)>) {
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLW_C)
             nampi::detail::call_mpi(
                 "MPI_Ineighbor_alltoallw_c", MPI_Ineighbor_alltoallw_c,
                 nampi::detail::to_mpi_non_null_pointer(send_buf),
                 nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-                nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                nampi::detail::to_mpi_non_null_pointer(send_displs),
                 nampi::detail::to_mpi_non_null_pointer(send_types),
                 nampi::detail::to_mpi_non_null_pointer(recv_buf),
                 nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-                nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                nampi::detail::to_mpi_non_null_pointer(recv_displs),
                 nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm, request);
 #else
             static_assert(nampi::detail::when_called<false, Args...>,
@@ -3429,17 +3428,16 @@ class neighborhood_calls {
             args...);
     auto recv_types =
         nampi::detail::resolve<nampi::param_id::recv_types, void, nampi::no_resize, false>(args...);
-    if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
-                                             decltype(recv_counts), decltype(recv_displs)>) {
+    if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(recv_counts)>) {
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_C)
       nampi::detail::call_mpi("MPI_Neighbor_alltoallw_c", MPI_Neighbor_alltoallw_c,
                               nampi::detail::to_mpi_non_null_pointer(send_buf),
                               nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-                              nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                              nampi::detail::to_mpi_non_null_pointer(send_displs),
                               nampi::detail::to_mpi_non_null_pointer(send_types),
                               nampi::detail::to_mpi_non_null_pointer(recv_buf),
                               nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-                              nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                              nampi::detail::to_mpi_non_null_pointer(recv_displs),
                               nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm);
 #else
       static_assert(
@@ -3491,18 +3489,17 @@ class neighborhood_calls {
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
             MPI_Request* request) {
-          if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
-                                                   decltype(recv_counts), decltype(recv_displs)>) {
+          if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(recv_counts)>) {
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_INIT_C)
             nampi::detail::call_mpi(
                 "MPI_Neighbor_alltoallw_init_c", MPI_Neighbor_alltoallw_init_c,
                 nampi::detail::to_mpi_non_null_pointer(send_buf),
                 nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-                nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                nampi::detail::to_mpi_non_null_pointer(send_displs),
                 nampi::detail::to_mpi_non_null_pointer(send_types),
                 nampi::detail::to_mpi_non_null_pointer(recv_buf),
                 nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-                nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                nampi::detail::to_mpi_non_null_pointer(recv_displs),
                 nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm, MPI_INFO_NULL,
                 request);
 #else
