@@ -257,9 +257,10 @@ build: configure
 ctest: build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# The generator pytest and the C++ build + ctest are independent: they run side by side
+# (pytest leaves cores idle between its long tests), each one's output printed when it ends.
 test: setup
-	$(MAKE) --no-print-directory pytest
-	$(MAKE) --no-print-directory ctest MPI=$(MPI)
+	$(MAKE) --no-print-directory -j2 --output-sync=target pytest ctest MPI=$(MPI)
 
 # ---------------------------------------------------------------- sanitizers
 
