@@ -50,15 +50,20 @@ bool nonblocking_cart_blocks_unswapped() {
   const int periods[1] = {1};
   MPI_Comm self_ring = MPI_COMM_NULL;
   MPI_Cart_create(MPI_COMM_SELF, 1, dims, periods, 0, &self_ring);
+  // The call the test below makes (Open MPI 4.1 swaps the blocks of MPI_Ineighbor_alltoall
+  // as it should, but not those of MPI_Ineighbor_alltoallv).
   const int send[2] = {0, 1};
   int recv[2] = {-1, -1};
+  const int counts[2] = {1, 1};
+  const int displs[2] = {0, 1};
   MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Ineighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, self_ring, &request);
+  MPI_Ineighbor_alltoallv(send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, self_ring,
+                          &request);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   MPI_Comm_free(&self_ring);
   if (recv[0] == 1 && recv[1] == 0) return false;  // as the standard says
   const bool known = recv[0] == 0 && recv[1] == 1 && !nampi_test::openmpi_release().empty();
-  CHECK_MESSAGE(known, "MPI_Ineighbor_alltoall on a periodic grid of one process received {"
+  CHECK_MESSAGE(known, "MPI_Ineighbor_alltoallv on a periodic grid of one process received {"
                            << recv[0] << ", " << recv[1] << "} for {0, 1}");
   if (known)
     MESSAGE("Open MPI " << nampi_test::openmpi_release()
@@ -123,7 +128,12 @@ TEST_CASE("cart_create: 2-D grid from ndims, dims asked back; neighbour calls on
   SUBCASE("ineighbor_alltoallv: receive counts exchanged, wait() returns the data") {
     // Dimension 0 is periodic; with 1 or 2 processes it meets the deviation above (the
     // counts, exchanged by a blocking MPI_Neighbor_alltoall, would not match the blocks).
-    if (dims[0] <= 2 && nonblocking_cart_blocks_unswapped()) return;
+    // On Open MPI the outcome is not even stable: with both neighbours the same process,
+    // which block lands where depends on message matching order (a CI run on Open MPI 4.1
+    // got the standard layout from the probe's MPI_Ineighbor_alltoall, then not from this
+    // call), so there the check runs only on grids whose dimension 0 has 3 or more processes.
+    const bool unswapped = nonblocking_cart_blocks_unswapped();
+    if (dims[0] <= 2 && (unswapped || !nampi_test::openmpi_release().empty())) return;
     // rank + j + 1 copies of 10 * rank + j for out-neighbour j.
     std::vector<int> counts(4), data;
     for (int j = 0; j < 4; ++j) {
