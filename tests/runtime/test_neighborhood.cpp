@@ -62,14 +62,16 @@ bool nonblocking_cart_blocks_unswapped() {
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   MPI_Comm_free(&self_ring);
   if (recv[0] == 1 && recv[1] == 0) return false;  // as the standard says
-  const bool known = recv[0] == 0 && recv[1] == 1 && !nampi_test::openmpi_release().empty();
+  // MPICH 4.0.x (Debian 12) predates the erratum in the same way (found by CI on MPICH 4.0.2).
+  const bool known = recv[0] == 0 && recv[1] == 1 &&
+                     (!nampi_test::openmpi_release().empty() || nampi_test::is_mpich_4_0());
   CHECK_MESSAGE(known, "MPI_Ineighbor_alltoallv on a periodic grid of one process received {"
                            << recv[0] << ", " << recv[1] << "} for {0, 1}");
   if (known)
-    MESSAGE("Open MPI " << nampi_test::openmpi_release()
-                        << " deviates from the MPI standard: its nonblocking neighbourhood "
-                           "alltoalls do not swap the blocks of a periodic dimension of 1 or 2 "
-                           "processes");
+    MESSAGE("MPI library " << nampi_test::openmpi_release() << nampi_test::mpich_release()
+                           << " deviates from the MPI standard: its nonblocking neighbourhood "
+                              "alltoalls do not swap the blocks of a periodic dimension of 1 or 2 "
+                              "processes");
   return known;
 }
 
