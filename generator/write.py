@@ -25,22 +25,44 @@ def clang_format_binary() -> str:
     return found
 
 
+# Formatted text by (clang-format, .clang-format, file name, unformatted text), for this
+# process: the generator's tests build the tree many times in one process, and most files
+# come out of the templates unchanged between two builds. clang-format is deterministic, so
+# the cache returns exactly what running it again would.
+_formatted_cache: dict[str, str] = {}
+
+
+def _format_key(binary: str, style: bytes, name: str, text: str) -> str:
+    digest = hashlib.sha256()
+    for part in (binary.encode(), style, name.encode(), text.encode("utf-8")):
+        digest.update(len(part).to_bytes(8, "little"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
 def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
-    """Formats every C/C++ file in one clang-format run (in a temp dir)."""
+    """Formats every C/C++ file, those not formatted before in one clang-format run (in a temp dir)."""
     names = sorted(n for n in files if n.endswith(CPP_SUFFIXES))
     if not names:
         return dict(files)
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp_path = Path(tmp)
-        shutil.copy(root / ".clang-format", tmp_path / ".clang-format")
-        for name in names:
-            target = tmp_path / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(files[name], encoding="utf-8")
-        subprocess.run([clang_format_binary(), "-i", *names], cwd=tmp_path, check=True)
-        formatted = dict(files)
-        for name in names:
-            formatted[name] = (tmp_path / name).read_text(encoding="utf-8")
+    binary = clang_format_binary()
+    style = (root / ".clang-format").read_bytes()
+    keys = {name: _format_key(binary, style, name, files[name]) for name in names}
+    todo = [name for name in names if keys[name] not in _formatted_cache]
+    if todo:
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp_path = Path(tmp)
+            (tmp_path / ".clang-format").write_bytes(style)
+            for name in todo:
+                target = tmp_path / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(files[name], encoding="utf-8")
+            subprocess.run([binary, "-i", *todo], cwd=tmp_path, check=True)
+            for name in todo:
+                _formatted_cache[keys[name]] = (tmp_path / name).read_text(encoding="utf-8")
+    formatted = dict(files)
+    for name in names:
+        formatted[name] = _formatted_cache[keys[name]]
     return formatted
 
 
