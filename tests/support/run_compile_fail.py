@@ -70,13 +70,28 @@ def probe_command(compile_commands: Path, probe: Path) -> tuple[list[str], str]:
     runner_error(f"{probe} not found in {compile_commands}")
 
 
+# A source that defines or undefines a macro changes what the headers declare: it cannot
+# use the precompiled header (forced in with `-include .../cmake_pch.hxx`), built without it.
+MACRO_RE = re.compile(r"^\s*#\s*(define|undef)\b", re.MULTILINE)
+
+
+def changes_macros(source: Path) -> bool:
+    return MACRO_RE.search(source.read_text(encoding="utf-8")) is not None
+
+
 def build_command(args: list[str], directory: str, probe: Path, source: Path) -> list[str]:
     probe_real = os.path.realpath(probe)
+    no_pch = changes_macros(source)
     out = [args[0]]
     skip = False
-    for arg in args[1:]:
+    for i, arg in enumerate(args[1:], 1):
         if skip:
             skip = False
+            continue
+        if no_pch and arg == "-Winvalid-pch":
+            continue
+        if no_pch and arg == "-include" and i + 1 < len(args) and args[i + 1].endswith("cmake_pch.hxx"):
+            skip = True
             continue
         if arg in DROP_WITH_VALUE:
             skip = True
