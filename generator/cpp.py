@@ -176,12 +176,30 @@ def _call(function: str, args: list[str]) -> str:
 LARGE_ARRAYS = {"const MPI_Count []": "MPI_Count", "const MPI_Aint []": "MPI_Aint"}
 
 
+def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[str]:
+    """The large-count fallback of an element-wise reduction: the int function on chunks of
+    the buffers (nampi::detail::in_chunks), each buffer advanced to the chunk."""
+    chunked = list(args)
+    chunked[i] = "nampi_chunk"
+    for k, arg in enumerate(form.mpi_args):
+        p = form.param(arg)
+        if p is not None and p.param.to_mpi == "pointer":
+            chunked[k] = f"nampi::detail::advanced({args[k]}, nampi_offset)"
+    return [
+        f"nampi::detail::in_chunks(nampi::detail::to_mpi_large_count({form.mpi_args[i]}), {args[i + 1]}, "
+        "[&](int nampi_chunk, MPI_Aint nampi_offset) {",
+        _call(binding.mpi, chunked),
+        "});",
+    ]
+
+
 def _mpi_call(binding: Binding, form: Form) -> list[str]:
     """The MPI call of a form, as lines. A binding whose function has a large-count twin
     checks its scalar counts (large_count.hpp): the int function if all fit an int, else
     the twin where the MPI has it (int arrays converted to its types), else the int
     function with each count as one element of a derived datatype. Reductions (builtin ops
-    need builtin types) and calls with counts arrays have no such emulation: a usage_error.
+    need builtin types) marked `large_count_fallback: chunks` run in chunks instead; other
+    reductions and calls with counts arrays have no emulation: a usage_error.
     Counts or displacements arrays the caller gives as MPI_Count / MPI_Aint take the twin
     (decided at compile time; a compile error if the MPI lacks it)."""
     args = [_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args]
@@ -205,7 +223,9 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
         )
         emulated[i], emulated[t] = f"{count}_as_type.count()", f"{count}_as_type.type()"
     fallback.append(_call(binding.mpi, emulated))
-    if arrays or any(p.param.to_mpi == "op" for p in form.params):
+    if binding.large_count_chunks and len(scalars) == 1 and not arrays:
+        fallback = _in_chunks(binding, form, args, scalars[0])
+    elif arrays or any(p.param.to_mpi == "op" for p in form.params):
         names = " or ".join(form.mpi_args[i] for i in scalars)
         fallback = [f'nampi::detail::large_count_unsupported("{binding.name}", "{binding.large_twin}", "{names}");']
     twin = f"#if defined({have_macro(binding.large_twin)})"

@@ -314,6 +314,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),
+        large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",
     )
 
 

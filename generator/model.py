@@ -150,6 +150,9 @@ class Binding:
     # The MPI function's large-count twin (`MPI_X_c`) and the twin's C type of each MPI argument.
     large_twin: str | None = None
     large_types: tuple[str, ...] = ()  # "" where the twin's type is the int function's
+    # Without the twin, a large count runs the int function on chunks of the buffers (an
+    # element-wise reduction; blocking calls only) instead of reporting a usage_error.
+    large_count_chunks: bool = False
 
     @property
     def nonblocking(self) -> bool:

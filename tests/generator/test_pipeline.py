@@ -708,3 +708,23 @@ def test_topology_calls_lacking_a_topology(root: Path, capsys):
     line = rule_line(path.read_text(), "size_of_per_out_neighbor", r"^  topology_calls: \*neighbor_counts$")
     edit_line(path, line, "*neighbor_counts", "{cart: {MPI_Cartdim_get: 1}, graph: {MPI_Graph_neighbors_count: 1}}")
     assert_spec_error(root, capsys, RULES, line, "size_of_per_out_neighbor.topology_calls", "'dist_graph' is a required property")
+
+
+# --------------------------------------------------------------------------- large-count fallback
+
+
+def test_large_count_fallback_must_be_chunks(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allreduce", r"^  large_count_fallback: chunks")
+    edit_line(path, line, "chunks", "pieces")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "large_count_fallback")
+
+
+def test_chunks_fallback_only_in_the_blocking_reduction(snapshot: Path):
+    """`large_count_fallback: chunks` gives the blocking allreduce the int function on chunks
+    where the MPI lacks MPI_Allreduce_c; the nonblocking one, one request, still refuses."""
+    header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
+    chunked = re.findall(r'in_chunks\([^;]*?"(MPI_\w+)"', header, re.S)
+    assert sorted(set(chunked)) == ["MPI_Allreduce", "MPI_Exscan", "MPI_Reduce", "MPI_Scan"]
+    assert 'large_count_unsupported("iallreduce", "MPI_Iallreduce_c"' in header
+    assert 'large_count_unsupported("allreduce",' not in header

@@ -1,13 +1,16 @@
 // Large counts: more than 2^31 bytes between two ranks, with the exact MPI
-// calls: the `_c` functions where the MPI has them (MPICH 5, Open MPI 5), else
-// the int functions with a derived datatype (Open MPI 4.1). The transfers need
-// about 2 GiB per buffer, so they run at np2 only; the decision checks run everywhere.
+// calls: the `_c` functions where the MPI has them (MPICH 5), else the int
+// functions with a derived datatype (Open MPI 5's wheel and 4.1 have no `_c`
+// functions), or in chunks for a blocking reduction. The transfers need about
+// 2 GiB per buffer, so they run at np2 only; the decision checks run everywhere.
 // ctest-labels: large
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <nampi/nampi.hpp>
 #include <string>
@@ -30,7 +33,8 @@ std::vector<char> pattern_block() {
   return block;
 }
 
-void fill_pattern(std::vector<char>& data) {
+template <typename Byte>
+void fill_pattern(std::vector<Byte>& data) {
   const auto block = pattern_block();
   for (std::size_t at = 0; at < data.size(); at += block.size())
     std::memcpy(data.data() + at, block.data(), std::min(block.size(), data.size() - at));
@@ -247,18 +251,46 @@ TEST_CASE("allgatherv with counts and displacements given as MPI_Count and MPI_A
 #endif
 }
 
-TEST_CASE("a reduction with a large count and no _c function is a usage error") {
-#if !defined(NAMPI_HAVE_MPI_ALLREDUCE_C)
+#if defined(NAMPI_HAVE_MPI_ALLREDUCE_C)
+constexpr bool have_allreduce_c = true;
+#else
+constexpr bool have_allreduce_c = false;
+#endif
+
+TEST_CASE("allreduce of 2^31 + 10 unsigned chars: the _c function, else chunks of 2^30") {
+  if (!two_ranks()) return;
+  nampi::Communicator comm;
+  std::vector<unsigned char> data(big);
+  fill_pattern(data);
+  nampi_pmpi_reset();
+  comm.allreduce(send_recv_buf(data), op(std::plus<>{}));  // the count, inferred, is 2^31 + 10
+  if (have_allreduce_c)
+    CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Allreduce_c", 1}});
+  else  // 2 chunks of 2^30 and one of 10
+    CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Type_get_extent", 1}, {"MPI_Allreduce", 3}});
+  // Both ranks gave i mod 251 at position i: the sum, modulo 256 (checked a block at a time,
+  // the block being a whole number of periods).
+  std::vector<unsigned char> sum(period * 4096);
+  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = static_cast<unsigned char>(2 * (i % period));
+  bool all_equal = true;
+  for (std::size_t at = 0; at < data.size() && all_equal; at += sum.size())
+    all_equal = std::memcmp(data.data() + at, sum.data(), std::min(sum.size(), data.size() - at)) == 0;
+  CHECK(all_equal);
+}
+
+TEST_CASE("a nonblocking reduction with a large count and no _c function is a usage error") {
+#if !defined(NAMPI_HAVE_MPI_IALLREDUCE_C)
   nampi::Communicator comm;
   std::vector<int> data(4, 1);
   nampi_pmpi_reset();
-  // No MPI call: the count is checked first (the buffer is never read).
-  CHECK_THROWS_WITH_AS(comm.allreduce(send_recv_buf(data), send_recv_count(MPI_Count{INT_MAX} + 1),
-                                      op(std::plus<>{})),
-                       doctest::Contains("allreduce: send_recv_count does not fit an int"),
+  // No MPI call: the count is checked first (the buffer is never read). One request cannot
+  // stand for a reduction in chunks, so only the blocking reductions have that fallback.
+  CHECK_THROWS_WITH_AS(comm.iallreduce(send_recv_buf(data), send_recv_count(MPI_Count{INT_MAX} + 1),
+                                       op(std::plus<>{})),
+                       doctest::Contains("iallreduce: send_recv_count does not fit an int"),
                        nampi::usage_error);
   CHECK(nampi_pmpi::snapshot().empty());
 #else
-  MESSAGE("this MPI has MPI_Allreduce_c: large reductions use it");
+  MESSAGE("this MPI has MPI_Iallreduce_c: large nonblocking reductions use it");
 #endif
 }

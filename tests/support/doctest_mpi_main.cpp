@@ -4,6 +4,9 @@
 // report; other ranks run with doctest's "minimal" option, so they print only
 // when something fails there, followed by a line naming the rank. A rank with a
 // failure returns non-zero, which makes mpiexec (and so ctest) fail.
+//
+// After MPI_Finalize, each rank of a program with the PMPI counter checks that every
+// datatype and user op it created was freed (support/leak_check.hpp).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 #include <mpi.h>
@@ -11,12 +14,17 @@
 #include <cstdio>
 #include <nampi/environment.hpp>
 
-int main(int argc, char** argv) {
+#include "leak_check.hpp"
+
+namespace {
+
+// Runs the test cases between MPI_Init and MPI_Finalize (nampi::Environment); returns
+// this rank's exit status and sets `rank`.
+int run_tests(int argc, char** argv, int& rank, bool& exit_now) {
   // Calls MPI_Init and sets MPI_ERRORS_RETURN on MPI_COMM_WORLD; finalizes on
   // destruction.
   nampi::Environment env(argc, argv);
 
-  int rank = 0;
   int size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -34,6 +42,7 @@ int main(int argc, char** argv) {
 
   const int result = context.run();
   if (context.shouldExit()) {  // --help, --list-test-cases, ...
+    exit_now = true;
     return result;
   }
 
@@ -53,4 +62,16 @@ int main(int argc, char** argv) {
     std::fflush(stderr);
   }
   return failed_here;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rank = 0;
+  bool exit_now = false;
+  const int status = run_tests(argc, argv, rank, exit_now);
+  if (exit_now) return status;
+  // After MPI_Finalize: nampi frees its cached datatypes and ops before it.
+  const bool no_leaks = nampi_test::check_no_leaks(rank);
+  return status != 0 ? status : (no_leaks ? 0 : 1);
 }

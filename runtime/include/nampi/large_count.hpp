@@ -3,14 +3,16 @@
 // if all fit it calls the int function exactly as before; otherwise the `_c`
 // twin where the MPI has it (NAMPI_HAVE_MPI_<F>_C), else the int function with
 // each large count described as one element of a derived datatype
-// (large_count_type). Calls that cannot be emulated that way (reductions with
-// builtin ops, counts arrays) report a usage_error instead. Counts or
+// (large_count_type). Blocking reductions (builtin ops need builtin types) run in
+// chunks of 2^30 elements instead (in_chunks); other calls that cannot be emulated
+// (nonblocking reductions, counts arrays) report a usage_error. Counts or
 // displacements arrays given as MPI_Count / MPI_Aint take the twin, chosen at
 // compile time (a compile error where the MPI lacks it).
 #pragma once
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
 #include <concepts>
 #include <span>
@@ -175,6 +177,30 @@ class large_count_type {
   MPI_Datatype type_;
   bool owned_ = false;
 };
+
+// A reduction of `count` elements of `type` (count above INT_MAX) on an MPI without the
+// `_c` twin: reductions work element by element, so the int function runs on consecutive
+// chunks of 2^30 elements. `call(chunk, offset)` issues one chunk: `chunk` elements from
+// `offset` bytes into each buffer (advanced()).
+template <typename Call>
+void in_chunks(MPI_Count count, MPI_Datatype type, Call&& call) {
+  MPI_Aint lb = 0, extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+  constexpr MPI_Count chunk = MPI_Count{1} << 30;
+  for (MPI_Count done = 0; done < count; done += chunk)
+    call(static_cast<int>(std::min(chunk, count - done)), static_cast<MPI_Aint>(done) * extent);
+}
+
+// A buffer address `bytes` further on; null (MPI_BOTTOM, a buffer a rank does not use)
+// and MPI_IN_PLACE stay what they are.
+template <typename T>
+T* advanced(T* buffer, MPI_Aint bytes) {
+  using void_type = std::conditional_t<std::is_const_v<T>, const void, void>;
+  using byte_type = std::conditional_t<std::is_const_v<T>, const char, char>;
+  void_type* address = buffer;
+  if (address == nullptr || address == MPI_IN_PLACE) return buffer;
+  return static_cast<T*>(static_cast<void_type*>(static_cast<byte_type*>(address) + bytes));
+}
 
 // The number of `type` elements in a probed or received message, by
 // MPI_Get_count. Where that cannot give it as an int (MPI_UNDEFINED): by
