@@ -464,12 +464,14 @@ def test_pmpi_wrappers(spec, rendered):
     assert f"#define NAMPI_PMPI_FUNCTION_COUNT {len(wrappers)}" in header
     assert "extern const char *const nampi_pmpi_names[];" in header
     assert "inline std::map<std::string, unsigned long long> snapshot()" in header
+    assert "unsigned long long nampi_pmpi_total(int index);" in header
     send = next(w for w in wrappers if w.name == "MPI_Send")
     assert (
         "/* spec/mpi/pt2pt.yaml: MPI_Send */\n"
         "#ifdef NAMPI_HAVE_MPI_SEND\n"
         "int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {\n"
         f"  ++nampi_pmpi_counts[{send.index}];\n"
+        f"  ++nampi_pmpi_totals[{send.index}];\n"
         "  return PMPI_Send(buf, count, datatype, dest, tag, comm);\n"
         "}\n"
         "#endif\n"
