@@ -7,7 +7,7 @@
 The Forum data is `apis.json` (MPI 5.0 level) as shipped with the `pympistandard` package; its
 own C rendering (`procedure.express.iso_c`) gives the exact C types. The importer writes the
 Forum fields of an entry (`params`, `returns`, `large_count.params`, `callback`, `implements`)
-and keeps the curated ones (`introduced`, `deprecated`, `removed`, `note`, `implementations`,
+and keeps the curated ones (`introduced`, `deprecated`, `removed`, `note`, `implementations`, `local`,
 `large_count.introduced`). An existing entry whose Forum fields differ from apis.json only where
 spec/mpi/deviations.yaml lists a difference is a curated correction and is kept as it is; any
 other difference makes the import refuse, unless given `--force` (which overwrites it).
@@ -96,7 +96,7 @@ CHAPTER_RULES: tuple[tuple[str, str], ...] = (
      r"|^MPI_(Wait|Test)(all|any|some)?$|^MPI_Request_", "pt2pt"),
 )
 
-CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations", "typed")
+CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations", "typed", "local")
 FORUM_MARKERS = ("callback", "implements")  # Forum fields of callback entries
 ENTRY_KEY_ORDER = ("callback", "implements", *CURATED_FIELDS, "returns", "params", "large_count")
 PARAM_KEY_ORDER = ("name", "kind", "c_type", "dir", "length", "root_only", "large_only")
@@ -222,6 +222,8 @@ def entry_of(function: MpiFunction) -> dict:
         entry["implementations"] = {impl.name: _implementation(impl) for impl in function.implementations}
     if function.typed is not None:
         entry["typed"] = _typed_entry(function.typed)
+    if function.local:
+        entry["local"] = True
     if function.return_kind != "ERROR_CODE" or function.return_type != "int":
         entry["returns"] = {"kind": function.return_kind, "c_type": function.return_type}
     params = []
@@ -318,6 +320,8 @@ def dump_entry(name: str, entry: dict) -> str:
             lines.append("  callback: true")
         elif key == "implements":
             lines.append(f"  implements: {_scalar(value)}")
+        elif key == "local":
+            lines.append("  local: true")
         elif key == "implementations":
             lines.append("  implementations:")
             for impl, fields in value.items():

@@ -120,6 +120,9 @@ class MpiFunction:
     implements: str | None = None  # a predefined function of this callback typedef
     implementations: tuple[Implementation, ...] = ()  # sorted by name
     typed: Typed | None = None
+    # Curated: a local procedure (the standard's term): it only reads this process's state and never
+    # waits for another, so a rule that calls it does not make a nonblocking call block.
+    local: bool = False
 
     @property
     def is_callback(self) -> bool:
@@ -231,6 +234,7 @@ def _function(name: str, entry: dict, chapter: str, where: Where) -> MpiFunction
         deprecated=entry.get("deprecated"),
         removed=entry.get("removed"),
         note=entry.get("note"),
+        local=bool(entry.get("local", False)),
         large_count=twin_name(name) if large is not None else None,
         large_count_introduced=large["introduced"] if large is not None else None,
         large_count_types=tuple(large["params"].items()) if large is not None else (),

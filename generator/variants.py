@@ -7,31 +7,15 @@ from __future__ import annotations
 from .availability import Availability
 from .calltests import cases, requested_back_case
 from .model import Binding
+from .mpi_spec import MpiFunction
 
-# Queries a rule may issue that only read local state (MPI 5.0: "local" procedures):
-# they never wait for another process, so they do not make a nonblocking call block.
-LOCAL_CALLS = frozenset(
-    {
-        "MPI_Comm_rank",
-        "MPI_Comm_size",
-        "MPI_Dims_create",
-        "MPI_Get_count",
-        "MPI_Topo_test",
-        "MPI_Cartdim_get",
-        "MPI_Graph_neighbors_count",
-        "MPI_Dist_graph_neighbors_count",
-        "MPI_Type_size",
-        "MPI_Type_get_extent",
-    }
-)
-
-
-def _blocking_rules(binding: Binding) -> list[str]:
-    """`param (MPI calls)` for every parameter whose computation communicates."""
+def _blocking_rules(binding: Binding, functions: dict[str, MpiFunction]) -> list[str]:
+    """`param (MPI calls)` for every parameter whose computation communicates: calls that
+    are not `local` in spec/mpi/ (local ones only read this process's state, never wait)."""
     out = []
     for form in binding.forms:
         for p, rule_call in form.rule_order:
-            calls = [c for c in rule_call.rule.mpi_calls if c not in LOCAL_CALLS]
+            calls = [c for c in rule_call.rule.mpi_calls if not (c in functions and functions[c].local)]
             if calls:
                 text = f"`{p.name}` ({', '.join(sorted(calls))})"
                 if text not in out:
@@ -43,7 +27,7 @@ def _test_cases(binding: Binding) -> int:
     return sum(len(cases(binding, f)) + (1 if requested_back_case(binding, f) else 0) for f in binding.forms)
 
 
-def variant_rows(bindings: list[Binding], records: list[Availability]) -> list[dict]:
+def variant_rows(bindings: list[Binding], records: list[Availability], functions: dict[str, MpiFunction]) -> list[dict]:
     rows = []
     for b in bindings:
         if b.variant == "blocking":
@@ -53,7 +37,7 @@ def variant_rows(bindings: list[Binding], records: list[Availability]) -> list[d
                 "name": b.name,
                 "variant": b.variant,
                 "mpi": b.mpi,
-                "blocks_when_omitted": ", ".join(_blocking_rules(b)) or "never: fully nonblocking",
+                "blocks_when_omitted": ", ".join(_blocking_rules(b, functions)) or "never: fully nonblocking",
                 "tests": _test_cases(b),
                 "available": ["✓" if b.mpi in r.functions else "✗" for r in records],
             }
@@ -61,14 +45,14 @@ def variant_rows(bindings: list[Binding], records: list[Availability]) -> list[d
     return sorted(rows, key=lambda r: (r["variant"], r["name"]))
 
 
-def render_variants(env, bindings: list[Binding], records: list[Availability]) -> dict[str, str]:
-    rows = variant_rows(bindings, records)
+def render_variants(env, bindings: list[Binding], records: list[Availability], functions: dict[str, MpiFunction]) -> dict[str, str]:
+    rows = variant_rows(bindings, records, functions)
     lacking = {
         r.label: [row["name"] for row in rows if row["available"][i] == "✗"] for i, r in enumerate(records)
     }
     return {
         "docs/nonblocking.md": env.get_template("nonblocking.md.j2").render(
-            source="spec/bindings/*.yaml, spec/rules.yaml, spec/mpi/availability/*.txt",
+            source="spec/bindings/*.yaml, spec/rules.yaml, spec/mpi/*.yaml, spec/mpi/availability/*.txt",
             rows=rows,
             mpis=[r.label for r in records],
             lacking=lacking,

@@ -113,3 +113,17 @@ def test_a_fields_parameter_passed_whole(root: Path, capsys):
     line = find_line(path.read_text(), "mrecv", r"^  mpi_args: \[.*message\.handle")
     edit_line(path, line, "message.handle", "message")
     assert_spec_error(root, capsys, "spec/bindings/point_to_point.yaml", line, "'message' is passed as its fields")
+
+
+def test_local_calls_in_a_rule_do_not_make_a_call_block():
+    """`local: true` in spec/mpi/ (a curated field): irecv's inferred count probes (MPI_Probe
+    waits for a message) and then asks MPI_Get_count, which is local: only MPI_Probe counts."""
+    from generator.variants import _blocking_rules
+
+    spec, functions, _ = load_spec(REPO)
+    assert functions["MPI_Get_count"].local and functions["MPI_Comm_size"].local
+    assert not functions["MPI_Probe"].local
+    irecv = _binding(spec, "irecv")
+    assert _blocking_rules(irecv, functions) == ["`recv_count` (MPI_Probe)"]
+    everything_blocks = {name: f for name, f in functions.items() if not f.local}
+    assert "MPI_Get_count" in ", ".join(_blocking_rules(irecv, everything_blocks))
