@@ -148,11 +148,15 @@ def prototype_plan(functions: dict[str, MpiFunction]) -> list[Prototype]:
 
 def render_pmpi(env: jinja2.Environment, functions: dict[str, MpiFunction]) -> dict[str, str]:
     """{path relative to generated/: text} for the PMPI counter and the CMake function list."""
+    from .typed import constructors  # (typed imports this module)
+
     wrappers, skipped, names = pmpi_plan(functions)
     prototypes = prototype_plan(functions)
+    # What the test main's leak check counts against MPI_Type_free and MPI_Op_free.
+    made = {"datatype": constructors(functions, "MPI_Datatype"), "op": constructors(functions, "MPI_Op")}
     outputs = {
         "pmpi/nampi_pmpi_counter.h": ("pmpi_counter.h.j2", {"wrappers": wrappers}),
-        "pmpi/nampi_pmpi_counter.c": ("pmpi_counter.c.j2", {"wrappers": wrappers, "skipped": skipped}),
+        "pmpi/nampi_pmpi_counter.c": ("pmpi_counter.c.j2", {"wrappers": wrappers, "skipped": skipped, "made": made}),
         "cmake/nampi_mpi_functions.cmake": ("mpi_functions.cmake.j2", {"names": names, "prototypes": prototypes}),
     }
     result = {}

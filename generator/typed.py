@@ -77,6 +77,27 @@ SCALARS = {"int", "MPI_Aint", "MPI_Count", "MPI_Offset", "double"}
 CPP_KEYWORDS = set(keyword.kwlist) | {"new", "delete", "class", "template", "register", "default", "union", "operator"}
 
 
+def returns_new_handle(function: MpiFunction, p: MpiParam) -> bool:
+    """`p` is an `MPI_X *` out parameter through which `function` returns a new handle the
+    caller must free (an owned kind, not marked `typed.borrowed` in the spec)."""
+    if p.is_varargs:
+        return False
+    base, stars, array = split_c_type(p.c_type)
+    borrowed = function.typed.borrowed if function.typed else ()
+    return (p.direction == "out" and stars == "*" and not array
+            and HANDLES.get(_elem(base)) in OWNED_HANDLES and p.name not in borrowed)
+
+
+def constructors(functions: dict[str, MpiFunction], c_handle: str) -> list[str]:
+    """The C functions (large-count twins included, sorted) that return a new `c_handle`
+    (e.g. MPI_Datatype) the caller must free: what a leak check counts against the frees."""
+    names = []
+    for f in functions.values():
+        if any(not p.is_varargs and split_c_type(p.c_type)[0] == c_handle and returns_new_handle(f, p) for p in f.params):
+            names += [f.name] + ([f.large_count] if f.large_count else [])
+    return sorted(names)
+
+
 def cxx_name(c_name: str) -> str:
     """MPI_Comm_split -> comm_split; MPI_T_cvar_read -> t_cvar_read."""
     return c_name.removeprefix("MPI_").lower()
@@ -278,7 +299,6 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
     max_strings = [p for p in params if p.kind == "STRING" and p.direction == "out" and p.c_type == "char *"
                    and isinstance(p.length, str) and p.length.startswith("MPI_MAX_")]
     consumed_len = string_len.name if string_len is not None and len(max_strings) == 1 else None
-    borrowed = set(function.typed.borrowed) if function.typed else set()
     impl_nonconst = {pname for impl in function.implementations for pname, t in impl.c_types if not t.startswith("const ")}
 
     def narrowed(p: MpiParam, expr: str) -> str:
@@ -338,7 +358,7 @@ def _map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: 
             if p.direction == "out":
                 plan.pre.append(f"{elem} {name} = {NS}::{handle}().get();")
                 plan.args.append(f"&{name}")
-                if handle in OWNED_HANDLES and p.name not in borrowed:
+                if returns_new_handle(function, p):
                     plan.outputs.append((Field(f"{NS}::unique_{handle}", name), f"{NS}::unique_{handle}({NS}::detail::adopt_new, {NS}::{handle}({name}))"))
                 else:
                     plan.outputs.append((Field(f"{NS}::{handle}", name), f"{NS}::{handle}({name})"))

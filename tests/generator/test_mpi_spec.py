@@ -465,6 +465,12 @@ def test_pmpi_wrappers(spec, rendered):
     assert "extern const char *const nampi_pmpi_names[];" in header
     assert "inline std::map<std::string, unsigned long long> snapshot()" in header
     assert "unsigned long long nampi_pmpi_total(int index);" in header
+    # The leak check's lists, derived from the spec's owned out handles (typed.borrowed excluded:
+    # MPI_Type_get_value_index returns a predefined pair type).
+    made = source.split("nampi_pmpi_datatype_constructors[] = {", 1)[1].split("};", 1)[0]
+    assert '"MPI_Type_vector_c",' in made and '"MPI_Type_dup",' in made and made.rstrip().endswith("0,")
+    assert "MPI_Type_get_value_index" not in made and "MPI_Type_create_f90" not in made
+    assert 'nampi_pmpi_op_constructors[] = {\n    "MPI_Op_create",\n    "MPI_Op_create_c",\n    0,\n};' in source
     send = next(w for w in wrappers if w.name == "MPI_Send")
     assert (
         "/* spec/mpi/pt2pt.yaml: MPI_Send */\n"
