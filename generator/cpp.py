@@ -193,15 +193,22 @@ def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[st
     ]
 
 
+def _emulated_call(binding: Binding, large: list[str]) -> str:
+    """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the twin's
+    arguments after the call's context; MPI_Gatherv_c -> nampi::detail::emulated_gatherv_c."""
+    return f"nampi::detail::emulated_{binding.large_twin.removeprefix('MPI_').lower()}(ctx, " + ", ".join(large) + ");"
+
+
 def _mpi_call(binding: Binding, form: Form) -> list[str]:
     """The MPI call of a form, as lines. A binding whose function has a large-count twin
     checks its scalar counts (large_count.hpp): the int function if all fit an int, else
     the twin where the MPI has it (int arrays converted to its types), else the int
     function with each count as one element of a derived datatype. Reductions (builtin ops
     need builtin types) marked `large_count_fallback: chunks` run in chunks instead; other
-    reductions and calls with counts arrays have no emulation: a usage_error.
+    reductions and a large count beside int counts arrays have no emulation: a usage_error.
     Counts or displacements arrays the caller gives as MPI_Count / MPI_Aint take the twin
-    (decided at compile time; a compile error if the MPI lacks it)."""
+    (decided at compile time); if the MPI lacks it, a binding marked `large_count_fallback:
+    alltoallw` emulates it, and any other call is a compile error."""
     args = [_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args]
     types = binding.large_types
     given = [i for i, t in enumerate(types) if form.param(form.mpi_args[i])]
@@ -226,20 +233,29 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     if binding.large_count_chunks and len(scalars) == 1 and not arrays:
         fallback = _in_chunks(binding, form, args, scalars[0])
     elif arrays or any(p.param.to_mpi == "op" for p in form.params):
+        # Not the emulation of large_count_alltoallw even where the binding has one: a count
+        # is large on some ranks only, and every rank must run the same collective.
         names = " or ".join(form.mpi_args[i] for i in scalars)
-        fallback = [f'nampi::detail::large_count_unsupported("{binding.name}", "{binding.large_twin}", "{names}");']
+        how = ', "an emulation that needs every rank to pass its counts and displacements as MPI_Count and MPI_Aint"'
+        how = how if binding.large_count_alltoallw else ""
+        fallback = [f'nampi::detail::large_count_unsupported("{binding.name}", "{binding.large_twin}", "{names}"{how});']
     twin = f"#if defined({have_macro(binding.large_twin)})"
     lines = []
     if arrays:
         names = ", ".join(f"decltype({form.mpi_args[i]})" for i in arrays)
+        missing = (
+            _emulated_call(binding, large)
+            if binding.large_count_alltoallw
+            else f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
+            f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '
+            'which the installed MPI does not provide");'
+        )
         lines += [
             f"if constexpr (!nampi::detail::int_arrays<{names}>) {{",
             twin,
             _call(binding.large_twin, large),
             "#else",
-            f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
-            f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '
-            'which the installed MPI does not provide");',
+            missing,
             "#endif",
             "} else" + (" " if scalars else " {"),
         ]

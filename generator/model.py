@@ -153,6 +153,10 @@ class Binding:
     # Without the twin, a large count runs the int function on chunks of the buffers (an
     # element-wise reduction; blocking calls only) instead of reporting a usage_error.
     large_count_chunks: bool = False
+    # Without the twin, counts arrays of MPI_Count / MPI_Aint are emulated with one MPI_Alltoallw
+    # of per-peer derived datatypes (large_count_alltoallw.hpp; blocking calls only) instead of
+    # a compile error.
+    large_count_alltoallw: bool = False
 
     @property
     def nonblocking(self) -> bool:

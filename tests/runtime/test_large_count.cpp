@@ -231,25 +231,6 @@ TEST_CASE("bcast of 2^31 + 10 chars, and a small one with the int function") {
   CHECK(has_pattern(small));
 }
 
-TEST_CASE("allgatherv with counts and displacements given as MPI_Count and MPI_Aint") {
-#if defined(NAMPI_HAVE_MPI_ALLGATHERV_C)
-  nampi::Communicator comm;
-  const std::vector<int> mine(static_cast<std::size_t>(comm.rank() + 1), comm.rank());
-  std::vector<MPI_Count> counts;
-  std::vector<MPI_Aint> displs;
-  for (int r = 0; r < comm.size(); ++r) {
-    displs.push_back(counts.empty() ? 0 : displs.back() + static_cast<MPI_Aint>(counts.back()));
-    counts.push_back(r + 1);
-  }
-  nampi_pmpi_reset();
-  const auto all = comm.allgatherv(send_buf(mine), recv_counts(counts), recv_displs(displs));
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Allgatherv_c", 1}});
-  CHECK(all == nampi_test::staircase(comm.size()));
-#else
-  MESSAGE("this MPI has no MPI_Allgatherv_c: MPI_Count counts do not compile");
-#endif
-}
-
 #if defined(NAMPI_HAVE_MPI_ALLREDUCE_C)
 constexpr bool have_allreduce_c = true;
 #else

@@ -5,6 +5,7 @@
 #include "nampi/generated/parameters.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
+#include "nampi/large_count_alltoallw.hpp"
 #include "nampi/message.hpp"
 #include "nampi/nonblocking.hpp"
 #include "nampi/ops.hpp"

@@ -5,9 +5,11 @@
 // each large count described as one element of a derived datatype
 // (large_count_type). Blocking reductions (builtin ops need builtin types) run in
 // chunks of 2^30 elements instead (in_chunks); other calls that cannot be emulated
-// (nonblocking reductions, counts arrays) report a usage_error. Counts or
-// displacements arrays given as MPI_Count / MPI_Aint take the twin, chosen at
-// compile time (a compile error where the MPI lacks it).
+// (nonblocking reductions, a large count beside int counts arrays) report a
+// usage_error. Counts or displacements arrays given as MPI_Count / MPI_Aint take
+// the twin, chosen at compile time; where the MPI lacks it, the blocking calls
+// emulate it with one MPI_Alltoallw (large_count_alltoallw.hpp), and the others
+// do not compile.
 #pragma once
 
 #include <mpi.h>
@@ -114,12 +116,13 @@ void set_count(Out& out, Value value, const char* call, const char* what) {
 }
 
 // A call whose counts do not fit an int, on an MPI without its `_c` twin and
-// without an emulation: say which call and which parameter.
-[[noreturn]] inline void large_count_unsupported(const char* call, const char* twin,
-                                                 const char* params) {
+// without an emulation for them: say which call and which parameter, and what
+// the call offers instead (large_count_alltoallw.hpp) where it has something.
+[[noreturn]] inline void large_count_unsupported(
+    const char* call, const char* twin, const char* params,
+    const char* instead = "no emulation with a derived datatype for this call") {
   throw usage_error(std::string("nampi: ") + call + ": " + params +
-                    " does not fit an int, and this MPI has no " + twin +
-                    " (no emulation with a derived datatype for this call)");
+                    " does not fit an int, and this MPI has no " + twin + " (" + instead + ")");
 }
 
 // `count` elements of `type` as something the int functions take: the count
