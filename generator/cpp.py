@@ -193,10 +193,18 @@ def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[st
     ]
 
 
-def _emulated_call(binding: Binding, large: list[str]) -> str:
-    """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the twin's
-    arguments after the call's context; MPI_Gatherv_c -> nampi::detail::emulated_gatherv_c."""
-    return f"nampi::detail::emulated_{binding.large_twin.removeprefix('MPI_').lower()}(ctx, " + ", ".join(large) + ");"
+# The slot that owns an emulated nonblocking or persistent call's blocks (large_count_alltoallw.hpp).
+EMULATION_SLOT = "nampi_emulation"
+
+
+def _emulated_call(binding: Binding, form: Form, large: list[str]) -> str:
+    """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the blocks built
+    from the twin's arguments up to the communicator, issued blocking, nonblocking (kept in the
+    result's emulation slot) or persistent (with the info argument)."""
+    at = form.mpi_args.index("comm")
+    blocks = f"nampi::detail::{binding.base}_blocks(ctx, " + ", ".join(large[:at]) + ")"
+    extra = [EMULATION_SLOT, *large[at + 1 :]] if binding.nonblocking else []
+    return "nampi::detail::emulate_by_alltoallw(" + ", ".join(["ctx", blocks, *extra]) + ");"
 
 
 def _mpi_call(binding: Binding, form: Form) -> list[str]:
@@ -244,7 +252,7 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     if arrays:
         names = ", ".join(f"decltype({form.mpi_args[i]})" for i in arrays)
         missing = (
-            _emulated_call(binding, large)
+            _emulated_call(binding, form, large)
             if binding.large_count_alltoallw
             else f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
             f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '
@@ -306,9 +314,12 @@ def _start_nonblocking(binding: Binding, form: Form, call: list[str], primary: s
     them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
     names = [primary] + others
     used = {a.partition(".")[0] for a in form.mpi_args}
+    emulation = []
+    if binding.large_count_alltoallw:  # a slot more: the blocks of the emulated twin
+        emulation = [f"nampi::detail::alltoallw_emulation<!provided::have_{binding.large_twin}>{{}}"]
     status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
-    lambda_params = ", ".join(f"auto& {n}" if n in used else "auto&" for n in names)
-    moved = ", ".join(f"std::move({n})" if n else "nampi::detail::no_primary" for n in names)
+    lambda_params = ", ".join([f"auto& {n}" if n in used else "auto&" for n in names] + [f"[[maybe_unused]] auto& {EMULATION_SLOT}"] * len(emulation))
+    moved = ", ".join([f"std::move({n})" if n else "nampi::detail::no_primary" for n in names] + emulation)
     status_index = "nampi::detail::no_status" if status is None else str(status)
     targs = ", ".join(_starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index])
     return [

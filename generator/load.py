@@ -315,7 +315,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),
         large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",
-        large_count_alltoallw=entry.get("large_count_fallback") == "alltoallw" and variant == "blocking",
+        large_count_alltoallw=entry.get("large_count_fallback") == "alltoallw" and variant != PARTITIONED,
     )
 
 

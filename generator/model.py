@@ -154,7 +154,7 @@ class Binding:
     # element-wise reduction; blocking calls only) instead of reporting a usage_error.
     large_count_chunks: bool = False
     # Without the twin, counts arrays of MPI_Count / MPI_Aint are emulated with one MPI_Alltoallw
-    # of per-peer derived datatypes (large_count_alltoallw.hpp; blocking calls only) instead of
+    # (its I or _init form) of per-peer derived datatypes (large_count_alltoallw.hpp) instead of
     # a compile error.
     large_count_alltoallw: bool = False
 

@@ -43,6 +43,12 @@ def _binding_view(binding, parameters):
     return view
 
 
+def _emulated_twins(bindings) -> set[str]:
+    """The `_c` twins of nonblocking and persistent calls that emulate them without it: the
+    result's emulation slot is empty where the MPI has the twin (provided::have_<twin>)."""
+    return {b.large_twin for b in bindings if b.large_count_alltoallw and b.nonblocking}
+
+
 def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
     """({path relative to generated/: text} before formatting, the input files)."""
     spec, mpi_functions, callbacks = load_spec(root)
@@ -59,7 +65,7 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
             group=group,
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
             bindings=[_binding_view(b, spec.parameters) for b in members],
-            provided_functions=[{"name": f, "macro": cpp.have_macro(f)} for f in sorted({b.mpi for b in members})],
+            provided_functions=[{"name": f, "macro": cpp.have_macro(f)} for f in sorted({b.mpi for b in members} | _emulated_twins(members))],
         )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
     # One test program per blocking call and its variants: fewer programs to compile and launch.

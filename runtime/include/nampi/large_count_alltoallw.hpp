@@ -1,28 +1,32 @@
 // Large counts for the calls with counts arrays, on an MPI without their `_c`
 // functions (Open MPI 5's wheel and 4.1): gatherv, scatterv, allgatherv,
-// alltoallv, alltoallw and the neighborhood v and w calls (spec/bindings:
-// `large_count_fallback: alltoallw`).
+// alltoallv, alltoallw and the neighborhood v and w calls, blocking,
+// nonblocking and persistent (spec/bindings: `large_count_fallback: alltoallw`).
 //
 // A counts array cannot be one element of a derived datatype the way a scalar
 // count can (large_count_type): each peer has its own count, and displacements
 // beyond INT_MAX elements do not fit the int function either. So each peer's
 // block, whatever its count and displacement, becomes one element of a derived
 // datatype placed at the block's absolute address, and one MPI_Alltoallw
-// (MPI_Neighbor_alltoallw for the neighborhood calls) on MPI_BOTTOM moves every
-// block. A block that is empty costs nothing; a block of n elements costs
+// (MPI_Neighbor_alltoallw for the neighborhood calls; their I and _init forms
+// for the nonblocking and persistent calls) on MPI_BOTTOM moves every block. A
+// block that is empty costs nothing; a block of n elements costs
 // MPI_Type_create_struct, MPI_Type_commit and MPI_Type_free (plus the calls of
 // large_count_type when n > INT_MAX). MPI matches type signatures, so the peers
-// may use the int functions, the `_c` functions or this emulation in any mix.
+// may use the int functions, the `_c` functions or this emulation in any mix of
+// types, but the emulation replaces the collective: every rank must take it.
 //
-// Each function takes the `_c` twin's arguments (the generated call passes them
-// unchanged) after the call's context, and serves blocking calls only: a
-// nonblocking MPI_Ialltoallw would need its arrays of types kept alive until
-// completion. Intracommunicators only (an intercommunicator's gatherv has
-// MPI_ROOT and MPI_PROC_NULL roots, which these do not emulate).
+// A generated call builds the blocks with <call>_blocks(ctx, the twin's
+// arguments up to the communicator) and issues them with emulate_by_alltoallw.
+// MPI reads the arrays of a nonblocking or persistent call until it completes
+// (or until the persistent request is freed): the call's result owns them in an
+// alltoallw_emulation slot. Intracommunicators only (an intercommunicator's
+// gatherv has MPI_ROOT and MPI_PROC_NULL roots, which these do not emulate).
 #pragma once
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -97,158 +101,249 @@ inline void require_intracommunicator(const call_context& ctx) {
                            ": large counts on an intercommunicator need the MPI's _c function");
 }
 
-inline void exchange(peer_blocks& send, peer_blocks& recv, const call_context& ctx) {
-  call_mpi("MPI_Alltoallw", MPI_Alltoallw, MPI_BOTTOM, send.counts(), send.int_displs(),
-           send.types(), MPI_BOTTOM, recv.counts(), recv.int_displs(), recv.types(), ctx.comm);
-}
-
-inline void exchange_with_neighbors(peer_blocks& send, peer_blocks& recv, const call_context& ctx) {
-  call_mpi("MPI_Neighbor_alltoallw", MPI_Neighbor_alltoallw, MPI_BOTTOM, send.counts(),
-           send.aint_displs(), send.types(), MPI_BOTTOM, recv.counts(), recv.aint_displs(),
-           recv.types(), ctx.comm);
-}
+// Both sides of the exchange, and with whom: every rank, or the topology's neighbours.
+struct block_exchange {
+  block_exchange(int send_peers, const void* send_buf, int recv_peers, const void* recv_buf,
+                   bool neighbors)
+      : send(send_peers, send_buf), recv(recv_peers, recv_buf), neighbors(neighbors) {}
+  peer_blocks send;
+  peer_blocks recv;
+  bool neighbors;
+  bool in_place = false;  // MPI_IN_PLACE: recv's blocks are sent from where they are received
+};
+using blocks_ptr = std::unique_ptr<block_exchange>;
 
 // MPI_Gatherv_c: every rank's block to the root.
-inline void emulated_gatherv_c(const call_context& ctx, const void* send_buf, MPI_Count send_count,
-                               MPI_Datatype send_type, void* recv_buf, const MPI_Count recv_counts[],
-                               const MPI_Aint recv_displs[], MPI_Datatype recv_type, int root,
-                               MPI_Comm) {
+inline blocks_ptr gatherv_blocks(const call_context& ctx, const void* send_buf,
+                                 MPI_Count send_count, MPI_Datatype send_type, void* recv_buf,
+                                 const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                 MPI_Datatype recv_type, int root) {
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;  // the root's block is in place
-  peer_blocks send(ctx.size, send_buf), recv(ctx.size, recv_buf);
-  if (!(in_place && ctx.rank == root)) send.set(root, 0, send_count, send_type);
+  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
+  if (!(in_place && ctx.rank == root)) b->send.set(root, 0, send_count, send_type);
   if (ctx.rank == root) {
     const MPI_Aint extent = extent_of(recv_type);
     for (int peer = 0; peer < ctx.size; ++peer)
       if (!(in_place && peer == root))
-        recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
+        b->recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
   }
-  exchange(send, recv, ctx);
+  return b;
 }
 
 // MPI_Scatterv_c: the root's block i to rank i.
-inline void emulated_scatterv_c(const call_context& ctx, const void* send_buf,
-                                const MPI_Count send_counts[], const MPI_Aint send_displs[],
-                                MPI_Datatype send_type, void* recv_buf, MPI_Count recv_count,
-                                MPI_Datatype recv_type, int root, MPI_Comm) {
+inline blocks_ptr scatterv_blocks(const call_context& ctx, const void* send_buf,
+                                  const MPI_Count send_counts[], const MPI_Aint send_displs[],
+                                  MPI_Datatype send_type, void* recv_buf, MPI_Count recv_count,
+                                  MPI_Datatype recv_type, int root) {
   require_intracommunicator(ctx);
   const bool in_place = recv_buf == MPI_IN_PLACE;  // the root keeps its block where it is
-  peer_blocks send(ctx.size, send_buf), recv(ctx.size, recv_buf);
+  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
   if (ctx.rank == root) {
     const MPI_Aint extent = extent_of(send_type);
     for (int peer = 0; peer < ctx.size; ++peer)
       if (!(in_place && peer == root))
-        send.set(peer, send_displs[peer] * extent, send_counts[peer], send_type);
+        b->send.set(peer, send_displs[peer] * extent, send_counts[peer], send_type);
   }
-  if (!(in_place && ctx.rank == root)) recv.set(root, 0, recv_count, recv_type);
-  exchange(send, recv, ctx);
+  if (!(in_place && ctx.rank == root)) b->recv.set(root, 0, recv_count, recv_type);
+  return b;
 }
 
 // MPI_Allgatherv_c: every rank's block to every rank.
-inline void emulated_allgatherv_c(const call_context& ctx, const void* send_buf,
-                                  MPI_Count send_count, MPI_Datatype send_type, void* recv_buf,
-                                  const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
-                                  MPI_Datatype recv_type, MPI_Comm) {
+inline blocks_ptr allgatherv_blocks(const call_context& ctx, const void* send_buf,
+                                    MPI_Count send_count, MPI_Datatype send_type, void* recv_buf,
+                                    const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                    MPI_Datatype recv_type) {
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;  // my block is already in recv_buf
-  peer_blocks send(ctx.size, send_buf), recv(ctx.size, recv_buf);
+  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
   const MPI_Aint extent = extent_of(recv_type);
   for (int peer = 0; peer < ctx.size; ++peer) {
     if (in_place && peer == ctx.rank) continue;
-    send.set(peer, 0, send_count, send_type);
-    recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
+    b->send.set(peer, 0, send_count, send_type);
+    b->recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
   }
-  exchange(send, recv, ctx);
+  return b;
 }
 
-// MPI_Alltoallv_c: block j of my buffer to rank j. In place, each block of
-// recv_buf is sent from where it will be received, which MPI_Alltoallw's own
-// MPI_IN_PLACE does with the receive types.
-inline void emulated_alltoallv_c(const call_context& ctx, const void* send_buf,
-                                 const MPI_Count send_counts[], const MPI_Aint send_displs[],
-                                 MPI_Datatype send_type, void* recv_buf,
-                                 const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
-                                 MPI_Datatype recv_type, MPI_Comm) {
+// MPI_Alltoallv_c: block j of my buffer to rank j.
+inline blocks_ptr alltoallv_blocks(const call_context& ctx, const void* send_buf,
+                                   const MPI_Count send_counts[], const MPI_Aint send_displs[],
+                                   MPI_Datatype send_type, void* recv_buf,
+                                   const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                   MPI_Datatype recv_type) {
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;
-  peer_blocks send(ctx.size, in_place ? nullptr : send_buf), recv(ctx.size, recv_buf);
+  auto b = std::make_unique<block_exchange>(ctx.size, in_place ? nullptr : send_buf, ctx.size,
+                                              recv_buf, false);
+  b->in_place = in_place;
   const MPI_Aint send_extent = in_place ? 0 : extent_of(send_type);
   const MPI_Aint recv_extent = extent_of(recv_type);
   for (int peer = 0; peer < ctx.size; ++peer) {
-    if (!in_place) send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
-    recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
+    if (!in_place)
+      b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
+    b->recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
   }
-  if (!in_place) return exchange(send, recv, ctx);
-  call_mpi("MPI_Alltoallw", MPI_Alltoallw, MPI_IN_PLACE, recv.counts(), recv.int_displs(),
-           recv.types(), MPI_BOTTOM, recv.counts(), recv.int_displs(), recv.types(), ctx.comm);
+  return b;
 }
 
 // MPI_Alltoallw_c: block j (byte displacement, its own type) to rank j.
-inline void emulated_alltoallw_c(const call_context& ctx, const void* send_buf,
-                                 const MPI_Count send_counts[], const MPI_Aint send_displs[],
-                                 const MPI_Datatype send_types[], void* recv_buf,
-                                 const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
-                                 const MPI_Datatype recv_types[], MPI_Comm) {
-  require_intracommunicator(ctx);
+inline blocks_ptr alltoallw_blocks_of(const call_context& ctx, const void* send_buf,
+                                      const MPI_Count send_counts[], const MPI_Aint send_displs[],
+                                      const MPI_Datatype send_types[], void* recv_buf,
+                                      const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                      const MPI_Datatype recv_types[], bool neighbors) {
   const bool in_place = send_buf == MPI_IN_PLACE;
-  peer_blocks send(ctx.size, in_place ? nullptr : send_buf), recv(ctx.size, recv_buf);
-  for (int peer = 0; peer < ctx.size; ++peer) {
-    if (!in_place) send.set(peer, send_displs[peer], send_counts[peer], send_types[peer]);
-    recv.set(peer, recv_displs[peer], recv_counts[peer], recv_types[peer]);
+  int out = ctx.size, in = ctx.size;
+  if (neighbors) {
+    const neighbor_counts degree = topology_neighbor_counts(ctx);
+    out = degree.out;
+    in = degree.in;
+  } else {
+    require_intracommunicator(ctx);
   }
-  if (!in_place) return exchange(send, recv, ctx);
-  call_mpi("MPI_Alltoallw", MPI_Alltoallw, MPI_IN_PLACE, recv.counts(), recv.int_displs(),
-           recv.types(), MPI_BOTTOM, recv.counts(), recv.int_displs(), recv.types(), ctx.comm);
+  auto b = std::make_unique<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf,
+                                              neighbors);
+  b->in_place = in_place;
+  if (!in_place)
+    for (int peer = 0; peer < out; ++peer)
+      b->send.set(peer, send_displs[peer], send_counts[peer], send_types[peer]);
+  for (int peer = 0; peer < in; ++peer)
+    b->recv.set(peer, recv_displs[peer], recv_counts[peer], recv_types[peer]);
+  return b;
+}
+inline blocks_ptr alltoallw_blocks(const call_context& ctx, const void* send_buf,
+                                   const MPI_Count send_counts[], const MPI_Aint send_displs[],
+                                   const MPI_Datatype send_types[], void* recv_buf,
+                                   const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                   const MPI_Datatype recv_types[]) {
+  return alltoallw_blocks_of(ctx, send_buf, send_counts, send_displs, send_types, recv_buf,
+                             recv_counts, recv_displs, recv_types, false);
 }
 
 // MPI_Neighbor_allgatherv_c: my block to every out-neighbour, block i from in-neighbour i.
-inline void emulated_neighbor_allgatherv_c(const call_context& ctx, const void* send_buf,
-                                           MPI_Count send_count, MPI_Datatype send_type,
-                                           void* recv_buf, const MPI_Count recv_counts[],
-                                           const MPI_Aint recv_displs[], MPI_Datatype recv_type,
-                                           MPI_Comm) {
+inline blocks_ptr neighbor_allgatherv_blocks(const call_context& ctx, const void* send_buf,
+                                             MPI_Count send_count, MPI_Datatype send_type,
+                                             void* recv_buf, const MPI_Count recv_counts[],
+                                             const MPI_Aint recv_displs[], MPI_Datatype recv_type) {
   const neighbor_counts degree = topology_neighbor_counts(ctx);
-  peer_blocks send(degree.out, send_buf), recv(degree.in, recv_buf);
-  for (int peer = 0; peer < degree.out; ++peer) send.set(peer, 0, send_count, send_type);
+  auto b = std::make_unique<block_exchange>(degree.out, send_buf, degree.in, recv_buf, true);
+  for (int peer = 0; peer < degree.out; ++peer) b->send.set(peer, 0, send_count, send_type);
   const MPI_Aint extent = extent_of(recv_type);
   for (int peer = 0; peer < degree.in; ++peer)
-    recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
-  exchange_with_neighbors(send, recv, ctx);
+    b->recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
+  return b;
 }
 
 // MPI_Neighbor_alltoallv_c: block j to out-neighbour j, block i from in-neighbour i.
-inline void emulated_neighbor_alltoallv_c(const call_context& ctx, const void* send_buf,
-                                          const MPI_Count send_counts[],
-                                          const MPI_Aint send_displs[], MPI_Datatype send_type,
-                                          void* recv_buf, const MPI_Count recv_counts[],
-                                          const MPI_Aint recv_displs[], MPI_Datatype recv_type,
-                                          MPI_Comm) {
+inline blocks_ptr neighbor_alltoallv_blocks(const call_context& ctx, const void* send_buf,
+                                            const MPI_Count send_counts[],
+                                            const MPI_Aint send_displs[], MPI_Datatype send_type,
+                                            void* recv_buf, const MPI_Count recv_counts[],
+                                            const MPI_Aint recv_displs[], MPI_Datatype recv_type) {
   const neighbor_counts degree = topology_neighbor_counts(ctx);
-  peer_blocks send(degree.out, send_buf), recv(degree.in, recv_buf);
+  auto b = std::make_unique<block_exchange>(degree.out, send_buf, degree.in, recv_buf, true);
   const MPI_Aint send_extent = extent_of(send_type);
   for (int peer = 0; peer < degree.out; ++peer)
-    send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
+    b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
   const MPI_Aint recv_extent = extent_of(recv_type);
   for (int peer = 0; peer < degree.in; ++peer)
-    recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
-  exchange_with_neighbors(send, recv, ctx);
+    b->recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
+  return b;
 }
 
 // MPI_Neighbor_alltoallw_c: as alltoallw, with the neighbours as peers.
-inline void emulated_neighbor_alltoallw_c(const call_context& ctx, const void* send_buf,
-                                          const MPI_Count send_counts[],
-                                          const MPI_Aint send_displs[],
-                                          const MPI_Datatype send_types[], void* recv_buf,
-                                          const MPI_Count recv_counts[],
-                                          const MPI_Aint recv_displs[],
-                                          const MPI_Datatype recv_types[], MPI_Comm) {
-  const neighbor_counts degree = topology_neighbor_counts(ctx);
-  peer_blocks send(degree.out, send_buf), recv(degree.in, recv_buf);
-  for (int peer = 0; peer < degree.out; ++peer)
-    send.set(peer, send_displs[peer], send_counts[peer], send_types[peer]);
-  for (int peer = 0; peer < degree.in; ++peer)
-    recv.set(peer, recv_displs[peer], recv_counts[peer], recv_types[peer]);
-  exchange_with_neighbors(send, recv, ctx);
+inline blocks_ptr neighbor_alltoallw_blocks(const call_context& ctx, const void* send_buf,
+                                            const MPI_Count send_counts[],
+                                            const MPI_Aint send_displs[],
+                                            const MPI_Datatype send_types[], void* recv_buf,
+                                            const MPI_Count recv_counts[],
+                                            const MPI_Aint recv_displs[],
+                                            const MPI_Datatype recv_types[]) {
+  return alltoallw_blocks_of(ctx, send_buf, send_counts, send_displs, send_types, recv_buf,
+                             recv_counts, recv_displs, recv_types, true);
+}
+
+// The send side's arguments: MPI_IN_PLACE (recv's blocks, sent from where they are
+// received) or the send blocks.
+struct send_side {
+  const void* buffer;
+  peer_blocks* blocks;
+};
+inline send_side send_side_of(block_exchange& b) {
+  return b.in_place ? send_side{MPI_IN_PLACE, &b.recv} : send_side{MPI_BOTTOM, &b.send};
+}
+
+// Blocking: one MPI_Alltoallw or MPI_Neighbor_alltoallw; the blocks are freed on return.
+inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b) {
+  const send_side s = send_side_of(*b);
+  peer_blocks& r = b->recv;
+  if (b->neighbors)
+    call_mpi("MPI_Neighbor_alltoallw", MPI_Neighbor_alltoallw, s.buffer, s.blocks->counts(),
+             s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.aint_displs(),
+             r.types(), ctx.comm);
+  else
+    call_mpi("MPI_Alltoallw", MPI_Alltoallw, s.buffer, s.blocks->counts(), s.blocks->int_displs(),
+             s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(), r.types(), ctx.comm);
+}
+
+// The blocks of a nonblocking or persistent emulated call, owned by its result
+// (a slot that is never returned). Empty where the MPI has the `_c` function.
+template <bool Emulated>
+class alltoallw_emulation {
+ public:
+  static constexpr bool returned = false;
+  static constexpr int id = -2;  // matches no parameter
+  void hold(blocks_ptr b) { blocks_ = std::move(b); }
+
+ private:
+  blocks_ptr blocks_;
+};
+template <>
+class alltoallw_emulation<false> {
+ public:
+  static constexpr bool returned = false;
+  static constexpr int id = -2;
+};
+
+// Nonblocking: MPI_Ialltoallw or MPI_Ineighbor_alltoallw; the result keeps the blocks.
+inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
+                                 alltoallw_emulation<true>& keep, MPI_Request* request) {
+  const send_side s = send_side_of(*b);
+  peer_blocks& r = b->recv;
+  if (b->neighbors)
+    call_mpi("MPI_Ineighbor_alltoallw", MPI_Ineighbor_alltoallw, s.buffer, s.blocks->counts(),
+             s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.aint_displs(),
+             r.types(), ctx.comm, request);
+  else
+    call_mpi("MPI_Ialltoallw", MPI_Ialltoallw, s.buffer, s.blocks->counts(),
+             s.blocks->int_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(),
+             r.types(), ctx.comm, request);
+  keep.hold(std::move(b));
+}
+
+// Persistent: MPI_Alltoallw_init or MPI_Neighbor_alltoallw_init (an MPI with persistent
+// collectives has them); the persistent call keeps the blocks.
+inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
+                                 alltoallw_emulation<true>& keep, MPI_Info info,
+                                 MPI_Request* request) {
+#if defined(NAMPI_HAVE_MPI_ALLTOALLW_INIT) && defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_INIT)
+  const send_side s = send_side_of(*b);
+  peer_blocks& r = b->recv;
+  if (b->neighbors)
+    call_mpi("MPI_Neighbor_alltoallw_init", MPI_Neighbor_alltoallw_init, s.buffer,
+             s.blocks->counts(), s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM,
+             r.counts(), r.aint_displs(), r.types(), ctx.comm, info, request);
+  else
+    call_mpi("MPI_Alltoallw_init", MPI_Alltoallw_init, s.buffer, s.blocks->counts(),
+             s.blocks->int_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(),
+             r.types(), ctx.comm, info, request);
+  keep.hold(std::move(b));
+#else
+  (void)ctx, (void)b, (void)keep, (void)info, (void)request;
+  throw usage_error(std::string("nampi: ") + ctx.call +
+                    ": this MPI has neither the call's _c function nor MPI_Alltoallw_init");
+#endif
 }
 
 }  // namespace nampi::detail

@@ -35,6 +35,11 @@ inline constexpr bool have_MPI_Allgatherv_init = true;
 #else
 inline constexpr bool have_MPI_Allgatherv_init = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_ALLGATHERV_INIT_C)
+inline constexpr bool have_MPI_Allgatherv_init_c = true;
+#else
+inline constexpr bool have_MPI_Allgatherv_init_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_ALLREDUCE)
 inline constexpr bool have_MPI_Allreduce = true;
 #else
@@ -65,6 +70,11 @@ inline constexpr bool have_MPI_Alltoallv_init = true;
 #else
 inline constexpr bool have_MPI_Alltoallv_init = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_ALLTOALLV_INIT_C)
+inline constexpr bool have_MPI_Alltoallv_init_c = true;
+#else
+inline constexpr bool have_MPI_Alltoallv_init_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_ALLTOALLW)
 inline constexpr bool have_MPI_Alltoallw = true;
 #else
@@ -74,6 +84,11 @@ inline constexpr bool have_MPI_Alltoallw = false;
 inline constexpr bool have_MPI_Alltoallw_init = true;
 #else
 inline constexpr bool have_MPI_Alltoallw_init = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_ALLTOALLW_INIT_C)
+inline constexpr bool have_MPI_Alltoallw_init_c = true;
+#else
+inline constexpr bool have_MPI_Alltoallw_init_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_BARRIER)
 inline constexpr bool have_MPI_Barrier = true;
@@ -125,6 +140,11 @@ inline constexpr bool have_MPI_Gatherv_init = true;
 #else
 inline constexpr bool have_MPI_Gatherv_init = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_GATHERV_INIT_C)
+inline constexpr bool have_MPI_Gatherv_init_c = true;
+#else
+inline constexpr bool have_MPI_Gatherv_init_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_IALLGATHER)
 inline constexpr bool have_MPI_Iallgather = true;
 #else
@@ -134,6 +154,11 @@ inline constexpr bool have_MPI_Iallgather = false;
 inline constexpr bool have_MPI_Iallgatherv = true;
 #else
 inline constexpr bool have_MPI_Iallgatherv = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_IALLGATHERV_C)
+inline constexpr bool have_MPI_Iallgatherv_c = true;
+#else
+inline constexpr bool have_MPI_Iallgatherv_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_IALLREDUCE)
 inline constexpr bool have_MPI_Iallreduce = true;
@@ -150,10 +175,20 @@ inline constexpr bool have_MPI_Ialltoallv = true;
 #else
 inline constexpr bool have_MPI_Ialltoallv = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_IALLTOALLV_C)
+inline constexpr bool have_MPI_Ialltoallv_c = true;
+#else
+inline constexpr bool have_MPI_Ialltoallv_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_IALLTOALLW)
 inline constexpr bool have_MPI_Ialltoallw = true;
 #else
 inline constexpr bool have_MPI_Ialltoallw = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_IALLTOALLW_C)
+inline constexpr bool have_MPI_Ialltoallw_c = true;
+#else
+inline constexpr bool have_MPI_Ialltoallw_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_IBARRIER)
 inline constexpr bool have_MPI_Ibarrier = true;
@@ -179,6 +214,11 @@ inline constexpr bool have_MPI_Igather = false;
 inline constexpr bool have_MPI_Igatherv = true;
 #else
 inline constexpr bool have_MPI_Igatherv = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_IGATHERV_C)
+inline constexpr bool have_MPI_Igatherv_c = true;
+#else
+inline constexpr bool have_MPI_Igatherv_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_IREDUCE)
 inline constexpr bool have_MPI_Ireduce = true;
@@ -209,6 +249,11 @@ inline constexpr bool have_MPI_Iscatter = false;
 inline constexpr bool have_MPI_Iscatterv = true;
 #else
 inline constexpr bool have_MPI_Iscatterv = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_ISCATTERV_C)
+inline constexpr bool have_MPI_Iscatterv_c = true;
+#else
+inline constexpr bool have_MPI_Iscatterv_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_REDUCE)
 inline constexpr bool have_MPI_Reduce = true;
@@ -269,6 +314,11 @@ inline constexpr bool have_MPI_Scatterv = false;
 inline constexpr bool have_MPI_Scatterv_init = true;
 #else
 inline constexpr bool have_MPI_Scatterv_init = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_SCATTERV_INIT_C)
+inline constexpr bool have_MPI_Scatterv_init_c = true;
+#else
+inline constexpr bool have_MPI_Scatterv_init_c = false;
 #endif
 }  // namespace provided
 
@@ -12696,13 +12746,14 @@ class collectives_calls {
           nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
           nampi::detail::to_mpi_value(recv_type), ctx.comm);
 #else
-      nampi::detail::emulated_allgatherv_c(
-          ctx, nampi::detail::to_mpi_pointer(send_buf),
-          nampi::detail::to_mpi_large_count(send_count), nampi::detail::to_mpi_value(send_type),
-          nampi::detail::to_mpi_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_value(recv_type), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::allgatherv_blocks(
+                   ctx, nampi::detail::to_mpi_pointer(send_buf),
+                   nampi::detail::to_mpi_large_count(send_count),
+                   nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                   nampi::detail::to_mpi_value(recv_type)));
 #endif
     } else if (nampi::detail::counts_fit_int(send_count)) {
       nampi::detail::call_mpi(
@@ -12779,7 +12830,8 @@ class collectives_calls {
                                           nampi::detail::no_status>(
         "allgatherv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_ALLGATHERV_INIT_C)
             nampi::detail::call_mpi(
@@ -12791,10 +12843,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: allgatherv_init: counts or displacements given as MPI_Count or MPI_Aint "
-                "need MPI_Allgatherv_init_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::allgatherv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi(
@@ -12814,13 +12872,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            nampi::detail::large_count_unsupported("allgatherv_init", "MPI_Allgatherv_init_c",
-                                                   "send_count");
+            nampi::detail::large_count_unsupported(
+                "allgatherv_init", "MPI_Allgatherv_init_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Allgatherv_init_c>{});
   }
 
   template <typename... Args>
@@ -13411,14 +13472,15 @@ class collectives_calls {
           nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
           nampi::detail::to_mpi_value(recv_type), ctx.comm);
 #else
-      nampi::detail::emulated_alltoallv_c(
-          ctx, nampi::detail::to_mpi_pointer(send_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
-          nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_value(recv_type), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::alltoallv_blocks(
+                   ctx, nampi::detail::to_mpi_pointer(send_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                   nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                   nampi::detail::to_mpi_value(recv_type)));
 #endif
     } else {
       nampi::detail::call_mpi(
@@ -13482,7 +13544,8 @@ class collectives_calls {
                                           nampi::detail::no_status>(
         "alltoallv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_counts, auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_counts, auto& recv_displs, auto& recv_type,
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_ALLTOALLV_INIT_C)
@@ -13496,10 +13559,17 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: alltoallv_init: counts or displacements given as MPI_Count or MPI_Aint "
-                "need MPI_Alltoallv_init_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::alltoallv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else {
             nampi::detail::call_mpi(
@@ -13512,7 +13582,8 @@ class collectives_calls {
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Alltoallv_init_c>{});
   }
 
   template <typename... Args>
@@ -13558,14 +13629,16 @@ class collectives_calls {
           nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
           nampi::detail::to_mpi_pointer(recv_types), ctx.comm);
 #else
-      nampi::detail::emulated_alltoallw_c(
-          ctx, nampi::detail::to_mpi_pointer(send_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
-          nampi::detail::to_mpi_pointer(send_types), nampi::detail::to_mpi_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_pointer(recv_types), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx,
+          nampi::detail::alltoallw_blocks(
+              ctx, nampi::detail::to_mpi_pointer(send_buf),
+              nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+              nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+              nampi::detail::to_mpi_pointer(send_types), nampi::detail::to_mpi_pointer(recv_buf),
+              nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+              nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+              nampi::detail::to_mpi_pointer(recv_types)));
 #endif
     } else {
       nampi::detail::call_mpi(
@@ -13607,7 +13680,7 @@ class collectives_calls {
         "alltoallw_init",
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
-            MPI_Request* request) {
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_ALLTOALLW_INIT_C)
@@ -13621,10 +13694,18 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_pointer(recv_types), ctx.comm, MPI_INFO_NULL, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: alltoallw_init: counts or displacements given as MPI_Count or MPI_Aint "
-                "need MPI_Alltoallw_init_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::alltoallw_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_pointer(send_types),
+                    nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_pointer(recv_types)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else {
             nampi::detail::call_mpi(
@@ -13639,7 +13720,8 @@ class collectives_calls {
         },
         nampi::detail::no_primary, std::move(send_buf), std::move(send_counts),
         std::move(send_displs), std::move(send_types), std::move(recv_buf), std::move(recv_counts),
-        std::move(recv_displs), std::move(recv_types));
+        std::move(recv_displs), std::move(recv_types),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Alltoallw_init_c>{});
   }
 
 #endif
@@ -14430,13 +14512,14 @@ class collectives_calls {
           nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
           nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm);
 #else
-      nampi::detail::emulated_gatherv_c(
-          ctx, nampi::detail::to_mpi_pointer(send_buf),
-          nampi::detail::to_mpi_large_count(send_count), nampi::detail::to_mpi_value(send_type),
-          nampi::detail::to_mpi_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::gatherv_blocks(
+                   ctx, nampi::detail::to_mpi_pointer(send_buf),
+                   nampi::detail::to_mpi_large_count(send_count),
+                   nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                   nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)));
 #endif
     } else if (nampi::detail::counts_fit_int(send_count)) {
       nampi::detail::call_mpi(
@@ -14516,7 +14599,8 @@ class collectives_calls {
                                           nampi::detail::no_status>(
         "gatherv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, auto& root, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, auto& root, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_GATHERV_INIT_C)
             nampi::detail::call_mpi(
@@ -14528,10 +14612,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 MPI_INFO_NULL, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: gatherv_init: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Gatherv_init_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::gatherv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi(
@@ -14551,13 +14641,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 MPI_INFO_NULL, request);
 #else
-            nampi::detail::large_count_unsupported("gatherv_init", "MPI_Gatherv_init_c",
-                                                   "send_count");
+            nampi::detail::large_count_unsupported(
+                "gatherv_init", "MPI_Gatherv_init_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type), std::move(root));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type), std::move(root),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Gatherv_init_c>{});
   }
 
   template <typename... Args>
@@ -14768,7 +14861,8 @@ class collectives_calls {
                                             nampi::detail::no_status>(
         "iallgatherv",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_IALLGATHERV_C)
             nampi::detail::call_mpi(
@@ -14779,10 +14873,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: iallgatherv: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Iallgatherv_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::allgatherv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi(
@@ -14801,13 +14901,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            nampi::detail::large_count_unsupported("iallgatherv", "MPI_Iallgatherv_c",
-                                                   "send_count");
+            nampi::detail::large_count_unsupported(
+                "iallgatherv", "MPI_Iallgatherv_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Iallgatherv_c>{});
   }
 
   template <typename... Args>
@@ -15135,7 +15238,8 @@ class collectives_calls {
                                             nampi::detail::no_status>(
         "ialltoallv",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_counts, auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_counts, auto& recv_displs, auto& recv_type,
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_IALLTOALLV_C)
@@ -15148,10 +15252,17 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: ialltoallv: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Ialltoallv_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::alltoallv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, request);
 #endif
           } else {
             nampi::detail::call_mpi(
@@ -15164,7 +15275,8 @@ class collectives_calls {
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Ialltoallv_c>{});
   }
 
   template <typename... Args>
@@ -15199,7 +15311,7 @@ class collectives_calls {
         "ialltoallw",
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
-            MPI_Request* request) {
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_IALLTOALLW_C)
@@ -15212,10 +15324,18 @@ class collectives_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_pointer(recv_types), ctx.comm, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: ialltoallw: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Ialltoallw_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::alltoallw_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_pointer(send_types),
+                    nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_pointer(recv_types)),
+                nampi_emulation, request);
 #endif
           } else {
             nampi::detail::call_mpi(
@@ -15230,7 +15350,8 @@ class collectives_calls {
         },
         nampi::detail::no_primary, std::move(send_buf), std::move(send_counts),
         std::move(send_displs), std::move(send_types), std::move(recv_buf), std::move(recv_counts),
-        std::move(recv_displs), std::move(recv_types));
+        std::move(recv_displs), std::move(recv_types),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Ialltoallw_c>{});
   }
 
 #endif
@@ -15668,7 +15789,8 @@ class collectives_calls {
                                             nampi::detail::no_status>(
         "igatherv",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, auto& root, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, auto& root, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_IGATHERV_C)
             nampi::detail::call_mpi(
@@ -15680,9 +15802,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: igatherv: counts or displacements given as MPI_Count or MPI_Aint "
-                          "need MPI_Igatherv_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::gatherv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)),
+                nampi_emulation, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi(
@@ -15702,12 +15831,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 request);
 #else
-            nampi::detail::large_count_unsupported("igatherv", "MPI_Igatherv_c", "send_count");
+            nampi::detail::large_count_unsupported(
+                "igatherv", "MPI_Igatherv_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type), std::move(root));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type), std::move(root),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Igatherv_c>{});
   }
 
   template <typename... Args>
@@ -16226,7 +16359,8 @@ class collectives_calls {
                                             nampi::detail::no_status>(
         "iscatterv",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_count, auto& recv_type, auto& root, MPI_Request* request) {
+            auto& recv_count, auto& recv_type, auto& root, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs)>) {
 #if defined(NAMPI_HAVE_MPI_ISCATTERV_C)
             nampi::detail::call_mpi(
@@ -16238,10 +16372,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: iscatterv: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Iscatterv_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::scatterv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_count(recv_count),
+                    nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)),
+                nampi_emulation, request);
 #endif
           } else if (nampi::detail::counts_fit_int(recv_count)) {
             nampi::detail::call_mpi(
@@ -16262,12 +16402,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 request);
 #else
-            nampi::detail::large_count_unsupported("iscatterv", "MPI_Iscatterv_c", "recv_count");
+            nampi::detail::large_count_unsupported(
+                "iscatterv", "MPI_Iscatterv_c", "recv_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_count), std::move(recv_type), std::move(root));
+        std::move(send_type), std::move(recv_count), std::move(recv_type), std::move(root),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Iscatterv_c>{});
   }
 
   template <typename... Args>
@@ -17215,13 +17359,14 @@ class collectives_calls {
           nampi::detail::to_mpi_large_count(recv_count), nampi::detail::to_mpi_value(recv_type),
           nampi::detail::to_mpi_value(root), ctx.comm);
 #else
-      nampi::detail::emulated_scatterv_c(
-          ctx, nampi::detail::to_mpi_pointer(send_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
-          nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
-          nampi::detail::to_mpi_large_count(recv_count), nampi::detail::to_mpi_value(recv_type),
-          nampi::detail::to_mpi_value(root), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::scatterv_blocks(
+                   ctx, nampi::detail::to_mpi_pointer(send_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                   nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_count(recv_count),
+                   nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)));
 #endif
     } else if (nampi::detail::counts_fit_int(recv_count)) {
       nampi::detail::call_mpi(
@@ -17302,7 +17447,8 @@ class collectives_calls {
                                           nampi::detail::no_status>(
         "scatterv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_count, auto& recv_type, auto& root, MPI_Request* request) {
+            auto& recv_count, auto& recv_type, auto& root, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs)>) {
 #if defined(NAMPI_HAVE_MPI_SCATTERV_INIT_C)
             nampi::detail::call_mpi(
@@ -17314,10 +17460,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 MPI_INFO_NULL, request);
 #else
-            static_assert(
-                nampi::detail::when_called<false, Args...>,
-                "nampi: scatterv_init: counts or displacements given as MPI_Count or MPI_Aint need "
-                "MPI_Scatterv_init_c, which the installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::scatterv_blocks(
+                    ctx, nampi::detail::to_mpi_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_count(recv_count),
+                    nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else if (nampi::detail::counts_fit_int(recv_count)) {
             nampi::detail::call_mpi(
@@ -17338,13 +17490,16 @@ class collectives_calls {
                 nampi::detail::to_mpi_value(recv_type), nampi::detail::to_mpi_value(root), ctx.comm,
                 MPI_INFO_NULL, request);
 #else
-            nampi::detail::large_count_unsupported("scatterv_init", "MPI_Scatterv_init_c",
-                                                   "recv_count");
+            nampi::detail::large_count_unsupported(
+                "scatterv_init", "MPI_Scatterv_init_c", "recv_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_count), std::move(recv_type), std::move(root));
+        std::move(send_type), std::move(recv_count), std::move(recv_type), std::move(root),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Scatterv_init_c>{});
   }
 
   template <typename... Args>

@@ -25,6 +25,11 @@ inline constexpr bool have_MPI_Ineighbor_allgatherv = true;
 #else
 inline constexpr bool have_MPI_Ineighbor_allgatherv = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLGATHERV_C)
+inline constexpr bool have_MPI_Ineighbor_allgatherv_c = true;
+#else
+inline constexpr bool have_MPI_Ineighbor_allgatherv_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALL)
 inline constexpr bool have_MPI_Ineighbor_alltoall = true;
 #else
@@ -35,10 +40,20 @@ inline constexpr bool have_MPI_Ineighbor_alltoallv = true;
 #else
 inline constexpr bool have_MPI_Ineighbor_alltoallv = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLV_C)
+inline constexpr bool have_MPI_Ineighbor_alltoallv_c = true;
+#else
+inline constexpr bool have_MPI_Ineighbor_alltoallv_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLW)
 inline constexpr bool have_MPI_Ineighbor_alltoallw = true;
 #else
 inline constexpr bool have_MPI_Ineighbor_alltoallw = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLW_C)
+inline constexpr bool have_MPI_Ineighbor_alltoallw_c = true;
+#else
+inline constexpr bool have_MPI_Ineighbor_alltoallw_c = false;
 #endif
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLGATHER)
 inline constexpr bool have_MPI_Neighbor_allgather = true;
@@ -60,6 +75,11 @@ inline constexpr bool have_MPI_Neighbor_allgatherv_init = true;
 #else
 inline constexpr bool have_MPI_Neighbor_allgatherv_init = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLGATHERV_INIT_C)
+inline constexpr bool have_MPI_Neighbor_allgatherv_init_c = true;
+#else
+inline constexpr bool have_MPI_Neighbor_allgatherv_init_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALL)
 inline constexpr bool have_MPI_Neighbor_alltoall = true;
 #else
@@ -80,6 +100,11 @@ inline constexpr bool have_MPI_Neighbor_alltoallv_init = true;
 #else
 inline constexpr bool have_MPI_Neighbor_alltoallv_init = false;
 #endif
+#if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLV_INIT_C)
+inline constexpr bool have_MPI_Neighbor_alltoallv_init_c = true;
+#else
+inline constexpr bool have_MPI_Neighbor_alltoallv_init_c = false;
+#endif
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW)
 inline constexpr bool have_MPI_Neighbor_alltoallw = true;
 #else
@@ -89,6 +114,11 @@ inline constexpr bool have_MPI_Neighbor_alltoallw = false;
 inline constexpr bool have_MPI_Neighbor_alltoallw_init = true;
 #else
 inline constexpr bool have_MPI_Neighbor_alltoallw_init = false;
+#endif
+#if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_INIT_C)
+inline constexpr bool have_MPI_Neighbor_alltoallw_init_c = true;
+#else
+inline constexpr bool have_MPI_Neighbor_alltoallw_init_c = false;
 #endif
 }  // namespace provided
 
@@ -2445,7 +2475,8 @@ class neighborhood_calls {
                                             nampi::detail::no_status>(
         "ineighbor_allgatherv",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLGATHERV_C)
             nampi::detail::call_mpi(
@@ -2458,10 +2489,17 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: ineighbor_allgatherv: counts or displacements given as MPI_Count "
-                          "or MPI_Aint need MPI_Ineighbor_allgatherv_c, which the installed MPI "
-                          "does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_allgatherv_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi("MPI_Ineighbor_allgatherv", MPI_Ineighbor_allgatherv,
@@ -2484,13 +2522,16 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            nampi::detail::large_count_unsupported("ineighbor_allgatherv",
-                                                   "MPI_Ineighbor_allgatherv_c", "send_count");
+            nampi::detail::large_count_unsupported(
+                "ineighbor_allgatherv", "MPI_Ineighbor_allgatherv_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Ineighbor_allgatherv_c>{});
   }
 
   template <typename... Args>
@@ -2627,7 +2668,8 @@ class neighborhood_calls {
                                             nampi::detail::no_status>(
         "ineighbor_alltoallv",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_counts, auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_counts, auto& recv_displs, auto& recv_type,
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLV_C)
@@ -2642,10 +2684,18 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: ineighbor_alltoallv: counts or displacements given as MPI_Count "
-                          "or MPI_Aint need MPI_Ineighbor_alltoallv_c, which the installed MPI "
-                          "does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_alltoallv_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, request);
 #endif
           } else {
             nampi::detail::call_mpi("MPI_Ineighbor_alltoallv", MPI_Ineighbor_alltoallv,
@@ -2660,7 +2710,8 @@ class neighborhood_calls {
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Ineighbor_alltoallv_c>{});
   }
 
   template <typename... Args>
@@ -2695,7 +2746,7 @@ class neighborhood_calls {
         "ineighbor_alltoallw",
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
-            MPI_Request* request) {
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(recv_counts)>) {
 #if defined(NAMPI_HAVE_MPI_INEIGHBOR_ALLTOALLW_C)
             nampi::detail::call_mpi(
@@ -2709,10 +2760,18 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_non_null_pointer(recv_displs),
                 nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm, request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: ineighbor_alltoallw: counts or displacements given as MPI_Count "
-                          "or MPI_Aint need MPI_Ineighbor_alltoallw_c, which the installed MPI "
-                          "does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_alltoallw_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_non_null_pointer(send_displs),
+                    nampi::detail::to_mpi_non_null_pointer(send_types),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_non_null_pointer(recv_displs),
+                    nampi::detail::to_mpi_non_null_pointer(recv_types)),
+                nampi_emulation, request);
 #endif
           } else {
             nampi::detail::call_mpi("MPI_Ineighbor_alltoallw", MPI_Ineighbor_alltoallw,
@@ -2729,7 +2788,8 @@ class neighborhood_calls {
         },
         nampi::detail::no_primary, std::move(send_buf), std::move(send_counts),
         std::move(send_displs), std::move(send_types), std::move(recv_buf), std::move(recv_counts),
-        std::move(recv_displs), std::move(recv_types));
+        std::move(recv_displs), std::move(recv_types),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Ineighbor_alltoallw_c>{});
   }
 
 #endif
@@ -2942,13 +3002,15 @@ class neighborhood_calls {
                               nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                               nampi::detail::to_mpi_value(recv_type), ctx.comm);
 #else
-      nampi::detail::emulated_neighbor_allgatherv_c(
-          ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
-          nampi::detail::to_mpi_large_count(send_count), nampi::detail::to_mpi_value(send_type),
-          nampi::detail::to_mpi_non_null_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_value(recv_type), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx,
+          nampi::detail::neighbor_allgatherv_blocks(
+              ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+              nampi::detail::to_mpi_large_count(send_count), nampi::detail::to_mpi_value(send_type),
+              nampi::detail::to_mpi_non_null_pointer(recv_buf),
+              nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+              nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+              nampi::detail::to_mpi_value(recv_type)));
 #endif
     } else if (nampi::detail::counts_fit_int(send_count)) {
       nampi::detail::call_mpi(
@@ -3028,7 +3090,8 @@ class neighborhood_calls {
                                           nampi::detail::no_status>(
         "neighbor_allgatherv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_count, auto& send_type, auto& recv_counts,
-            auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_displs, auto& recv_type, [[maybe_unused]] auto& nampi_emulation,
+            MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLGATHERV_INIT_C)
             nampi::detail::call_mpi(
@@ -3041,10 +3104,17 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: neighbor_allgatherv_init: counts or displacements given as "
-                          "MPI_Count or MPI_Aint need MPI_Neighbor_allgatherv_init_c, which the "
-                          "installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_allgatherv_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_count(send_count),
+                    nampi::detail::to_mpi_value(send_type),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else if (nampi::detail::counts_fit_int(send_count)) {
             nampi::detail::call_mpi(
@@ -3067,13 +3137,16 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            nampi::detail::large_count_unsupported("neighbor_allgatherv_init",
-                                                   "MPI_Neighbor_allgatherv_init_c", "send_count");
+            nampi::detail::large_count_unsupported(
+                "neighbor_allgatherv_init", "MPI_Neighbor_allgatherv_init_c", "send_count",
+                "an emulation that needs every rank to pass its counts and displacements as "
+                "MPI_Count and MPI_Aint");
 #endif
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_count), std::move(send_type),
-        std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Neighbor_allgatherv_init_c>{});
   }
 
   template <typename... Args>
@@ -3295,14 +3368,16 @@ class neighborhood_calls {
                               nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                               nampi::detail::to_mpi_value(recv_type), ctx.comm);
 #else
-      nampi::detail::emulated_neighbor_alltoallv_c(
-          ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
-          nampi::detail::to_mpi_value(send_type), nampi::detail::to_mpi_non_null_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
-          nampi::detail::to_mpi_value(recv_type), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::neighbor_alltoallv_blocks(
+                   ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                   nampi::detail::to_mpi_value(send_type),
+                   nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                   nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                   nampi::detail::to_mpi_value(recv_type)));
 #endif
     } else {
       nampi::detail::call_mpi("MPI_Neighbor_alltoallv", MPI_Neighbor_alltoallv,
@@ -3369,7 +3444,8 @@ class neighborhood_calls {
                                           nampi::detail::no_status>(
         "neighbor_alltoallv_init",
         [&](auto& recv_buf, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_type,
-            auto& recv_counts, auto& recv_displs, auto& recv_type, MPI_Request* request) {
+            auto& recv_counts, auto& recv_displs, auto& recv_type,
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(send_displs),
                                                    decltype(recv_counts), decltype(recv_displs)>) {
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLV_INIT_C)
@@ -3384,10 +3460,18 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
                 nampi::detail::to_mpi_value(recv_type), ctx.comm, MPI_INFO_NULL, request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: neighbor_alltoallv_init: counts or displacements given as "
-                          "MPI_Count or MPI_Aint need MPI_Neighbor_alltoallv_init_c, which the "
-                          "installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_alltoallv_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(send_displs).data(),
+                    nampi::detail::to_mpi_value(send_type),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_large_array<MPI_Aint>(recv_displs).data(),
+                    nampi::detail::to_mpi_value(recv_type)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else {
             nampi::detail::call_mpi("MPI_Neighbor_alltoallv_init", MPI_Neighbor_alltoallv_init,
@@ -3403,7 +3487,8 @@ class neighborhood_calls {
           }
         },
         std::move(recv_buf), std::move(send_buf), std::move(send_counts), std::move(send_displs),
-        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type));
+        std::move(send_type), std::move(recv_counts), std::move(recv_displs), std::move(recv_type),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Neighbor_alltoallv_init_c>{});
   }
 
   template <typename... Args>
@@ -3449,15 +3534,16 @@ class neighborhood_calls {
                               nampi::detail::to_mpi_non_null_pointer(recv_displs),
                               nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm);
 #else
-      nampi::detail::emulated_neighbor_alltoallw_c(
-          ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
-          nampi::detail::to_mpi_non_null_pointer(send_displs),
-          nampi::detail::to_mpi_non_null_pointer(send_types),
-          nampi::detail::to_mpi_non_null_pointer(recv_buf),
-          nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
-          nampi::detail::to_mpi_non_null_pointer(recv_displs),
-          nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm);
+      nampi::detail::emulate_by_alltoallw(
+          ctx, nampi::detail::neighbor_alltoallw_blocks(
+                   ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                   nampi::detail::to_mpi_non_null_pointer(send_displs),
+                   nampi::detail::to_mpi_non_null_pointer(send_types),
+                   nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                   nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                   nampi::detail::to_mpi_non_null_pointer(recv_displs),
+                   nampi::detail::to_mpi_non_null_pointer(recv_types)));
 #endif
     } else {
       nampi::detail::call_mpi("MPI_Neighbor_alltoallw", MPI_Neighbor_alltoallw,
@@ -3502,7 +3588,7 @@ class neighborhood_calls {
         "neighbor_alltoallw_init",
         [&](auto&, auto& send_buf, auto& send_counts, auto& send_displs, auto& send_types,
             auto& recv_buf, auto& recv_counts, auto& recv_displs, auto& recv_types,
-            MPI_Request* request) {
+            [[maybe_unused]] auto& nampi_emulation, MPI_Request* request) {
           if constexpr (!nampi::detail::int_arrays<decltype(send_counts), decltype(recv_counts)>) {
 #if defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_INIT_C)
             nampi::detail::call_mpi(
@@ -3517,10 +3603,18 @@ class neighborhood_calls {
                 nampi::detail::to_mpi_non_null_pointer(recv_types), ctx.comm, MPI_INFO_NULL,
                 request);
 #else
-            static_assert(nampi::detail::when_called<false, Args...>,
-                          "nampi: neighbor_alltoallw_init: counts or displacements given as "
-                          "MPI_Count or MPI_Aint need MPI_Neighbor_alltoallw_init_c, which the "
-                          "installed MPI does not provide");
+            nampi::detail::emulate_by_alltoallw(
+                ctx,
+                nampi::detail::neighbor_alltoallw_blocks(
+                    ctx, nampi::detail::to_mpi_non_null_pointer(send_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(send_counts).data(),
+                    nampi::detail::to_mpi_non_null_pointer(send_displs),
+                    nampi::detail::to_mpi_non_null_pointer(send_types),
+                    nampi::detail::to_mpi_non_null_pointer(recv_buf),
+                    nampi::detail::to_mpi_large_array<MPI_Count>(recv_counts).data(),
+                    nampi::detail::to_mpi_non_null_pointer(recv_displs),
+                    nampi::detail::to_mpi_non_null_pointer(recv_types)),
+                nampi_emulation, MPI_INFO_NULL, request);
 #endif
           } else {
             nampi::detail::call_mpi("MPI_Neighbor_alltoallw_init", MPI_Neighbor_alltoallw_init,
@@ -3537,7 +3631,8 @@ class neighborhood_calls {
         },
         nampi::detail::no_primary, std::move(send_buf), std::move(send_counts),
         std::move(send_displs), std::move(send_types), std::move(recv_buf), std::move(recv_counts),
-        std::move(recv_displs), std::move(recv_types));
+        std::move(recv_displs), std::move(recv_types),
+        nampi::detail::alltoallw_emulation<!provided::have_MPI_Neighbor_alltoallw_init_c>{});
   }
 
 #endif
