@@ -197,6 +197,21 @@ def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[st
 EMULATION_SLOT = "nampi_emulation"
 
 
+def _reduce_local(binding: Binding, form: Form, args: list[str], i: int) -> list[str]:
+    """The large-count fallback of a reduction one call must carry: its count as one element of
+    a derived datatype, its op wrapped in one that reduces that element in pieces
+    (large_count_reduction.hpp); a nonblocking or persistent call's result keeps both."""
+    op = next(k for k, a in enumerate(form.mpi_args) if form.param(a) and form.param(a).param.to_mpi == "op")
+    made = f"nampi::detail::to_mpi_large_count({form.mpi_args[i]}), {args[i + 1]}, {args[op]}"
+    reduced = list(args)
+    reduced[i], reduced[i + 1], reduced[op] = "nampi_reduction.count()", "nampi_reduction.type()", "nampi_reduction.op()"
+    if binding.nonblocking:
+        state = f"const auto& nampi_reduction = {EMULATION_SLOT}.hold(std::make_unique<nampi::detail::large_reduction>({made}));"
+    else:
+        state = f"const nampi::detail::large_reduction nampi_reduction({made});"
+    return [state, _call(binding.mpi, reduced)]
+
+
 def _emulated_call(binding: Binding, form: Form, large: list[str]) -> str:
     """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the blocks built
     from the twin's arguments up to the communicator, issued blocking, nonblocking (kept in the
@@ -240,6 +255,8 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     fallback.append(_call(binding.mpi, emulated))
     if binding.large_count_chunks and len(scalars) == 1 and not arrays:
         fallback = _in_chunks(binding, form, args, scalars[0])
+    elif binding.large_count_reduce_local and len(scalars) == 1 and not arrays:
+        fallback = _reduce_local(binding, form, args, scalars[0])
     elif arrays or any(p.param.to_mpi == "op" for p in form.params):
         # Not the emulation of large_count_alltoallw even where the binding has one: a count
         # is large on some ranks only, and every rank must run the same collective.
@@ -315,8 +332,8 @@ def _start_nonblocking(binding: Binding, form: Form, call: list[str], primary: s
     names = [primary] + others
     used = {a.partition(".")[0] for a in form.mpi_args}
     emulation = []
-    if binding.large_count_alltoallw:  # a slot more: the blocks of the emulated twin
-        emulation = [f"nampi::detail::alltoallw_emulation<!provided::have_{binding.large_twin}>{{}}"]
+    if binding.emulation_state and binding.large_twin:  # a slot more: what the emulated twin keeps
+        emulation = [f"nampi::detail::emulation_slot<!provided::have_{binding.large_twin}, {binding.emulation_state}>{{}}"]
     status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
     lambda_params = ", ".join([f"auto& {n}" if n in used else "auto&" for n in names] + [f"[[maybe_unused]] auto& {EMULATION_SLOT}"] * len(emulation))
     moved = ", ".join([f"std::move({n})" if n else "nampi::detail::no_primary" for n in names] + emulation)

@@ -315,8 +315,18 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),
         large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",
+        large_count_reduce_local=_reduce_local(entry.get("large_count_fallback"), variant),
         large_count_alltoallw=entry.get("large_count_fallback") == "alltoallw" and variant != PARTITIONED,
     )
+
+
+def _reduce_local(fallback: str | None, variant: str) -> bool:
+    """Whether a large count takes a derived datatype and a wrapper op (large_count_reduction.hpp):
+    `reduce_local` in every form, and the nonblocking and persistent forms of `chunks` (one
+    request cannot stand for several calls)."""
+    if variant == PARTITIONED:
+        return False
+    return fallback == "reduce_local" or (fallback == "chunks" and variant != "blocking")
 
 
 def _large_types(fn, twin) -> tuple[str, ...]:

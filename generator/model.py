@@ -157,6 +157,19 @@ class Binding:
     # (its I or _init form) of per-peer derived datatypes (large_count_alltoallw.hpp) instead of
     # a compile error.
     large_count_alltoallw: bool = False
+    # Without the twin, a reduction's large count is one element of a derived datatype reduced
+    # by a wrapper op that runs MPI_Reduce_local on its pieces (large_count_reduction.hpp).
+    large_count_reduce_local: bool = False
+
+    @property
+    def emulation_state(self) -> str | None:
+        """What the emulation of a missing twin keeps until the call completes (a nonblocking or
+        persistent result holds it in an emulation_slot), if the binding has one."""
+        if self.large_count_alltoallw:
+            return "nampi::detail::block_exchange"
+        if self.large_count_reduce_local:
+            return "nampi::detail::large_reduction"
+        return None
 
     @property
     def nonblocking(self) -> bool:

@@ -46,7 +46,7 @@ def _binding_view(binding, parameters):
 def _emulated_twins(bindings) -> set[str]:
     """The `_c` twins of nonblocking and persistent calls that emulate them without it: the
     result's emulation slot is empty where the MPI has the twin (provided::have_<twin>)."""
-    return {b.large_twin for b in bindings if b.large_count_alltoallw and b.nonblocking}
+    return {b.large_twin for b in bindings if b.emulation_state and b.nonblocking and b.large_twin}
 
 
 def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:

@@ -6,6 +6,7 @@
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
 #include "nampi/large_count_alltoallw.hpp"
+#include "nampi/large_count_reduction.hpp"
 #include "nampi/message.hpp"
 #include "nampi/nonblocking.hpp"
 #include "nampi/ops.hpp"

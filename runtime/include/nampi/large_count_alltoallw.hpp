@@ -20,7 +20,7 @@
 // arguments up to the communicator) and issues them with emulate_by_alltoallw.
 // MPI reads the arrays of a nonblocking or persistent call until it completes
 // (or until the persistent request is freed): the call's result owns them in an
-// alltoallw_emulation slot. Intracommunicators only (an intercommunicator's
+// emulation_slot. Intracommunicators only (an intercommunicator's
 // gatherv has MPI_ROOT and MPI_PROC_NULL roots, which these do not emulate).
 #pragma once
 
@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "nampi/emulation_slot.hpp"
 #include "nampi/error.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
@@ -287,28 +288,9 @@ inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b) {
              s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(), r.types(), ctx.comm);
 }
 
-// The blocks of a nonblocking or persistent emulated call, owned by its result
-// (a slot that is never returned). Empty where the MPI has the `_c` function.
-template <bool Emulated>
-class alltoallw_emulation {
- public:
-  static constexpr bool returned = false;
-  static constexpr int id = -2;  // matches no parameter
-  void hold(blocks_ptr b) { blocks_ = std::move(b); }
-
- private:
-  blocks_ptr blocks_;
-};
-template <>
-class alltoallw_emulation<false> {
- public:
-  static constexpr bool returned = false;
-  static constexpr int id = -2;
-};
-
 // Nonblocking: MPI_Ialltoallw or MPI_Ineighbor_alltoallw; the result keeps the blocks.
 inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
-                                 alltoallw_emulation<true>& keep, MPI_Request* request) {
+                                 emulation_slot<true, block_exchange>& keep, MPI_Request* request) {
   const send_side s = send_side_of(*b);
   peer_blocks& r = b->recv;
   if (b->neighbors)
@@ -325,7 +307,7 @@ inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
 // Persistent: MPI_Alltoallw_init or MPI_Neighbor_alltoallw_init (an MPI with persistent
 // collectives has them); the persistent call keeps the blocks.
 inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
-                                 alltoallw_emulation<true>& keep, MPI_Info info,
+                                 emulation_slot<true, block_exchange>& keep, MPI_Info info,
                                  MPI_Request* request) {
 #if defined(NAMPI_HAVE_MPI_ALLTOALLW_INIT) && defined(NAMPI_HAVE_MPI_NEIGHBOR_ALLTOALLW_INIT)
   const send_side s = send_side_of(*b);
