@@ -713,7 +713,7 @@ def test_topology_calls_lacking_a_topology(root: Path, capsys):
 # --------------------------------------------------------------------------- large-count fallback
 
 
-def test_large_count_fallback_must_be_chunks(root: Path, capsys):
+def test_large_count_fallback_must_be_known(root: Path, capsys):
     path = root / COLLECTIVES
     line = find_line(path.read_text(), "allreduce", r"^  large_count_fallback: chunks")
     edit_line(path, line, "chunks", "pieces")
@@ -722,9 +722,31 @@ def test_large_count_fallback_must_be_chunks(root: Path, capsys):
 
 def test_chunks_fallback_only_in_the_blocking_reduction(snapshot: Path):
     """`large_count_fallback: chunks` gives the blocking allreduce the int function on chunks
-    where the MPI lacks MPI_Allreduce_c; the nonblocking one, one request, still refuses."""
+    where the MPI lacks MPI_Allreduce_c; the nonblocking and persistent ones, one request each,
+    a derived datatype and a wrapper op that their result keeps in its emulation slot."""
     header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
     chunked = re.findall(r'in_chunks\([^;]*?"(MPI_\w+)"', header, re.S)
     assert sorted(set(chunked)) == ["MPI_Allreduce", "MPI_Exscan", "MPI_Reduce", "MPI_Scan"]
-    assert 'large_count_unsupported("iallreduce", "MPI_Iallreduce_c"' in header
+    wrapped = re.findall(r'large_reduction[^;]*;\s*nampi::detail::call_mpi\(\s*"(MPI_\w+)"', header)
+    assert sorted(set(wrapped)) == sorted(
+        [f"MPI_I{f}" for f in ("allreduce", "exscan", "reduce", "reduce_scatter_block", "scan")]
+        + [f"MPI_{f}_init" for f in ("Allreduce", "Exscan", "Reduce", "Reduce_scatter_block", "Scan")]
+        + ["MPI_Reduce_scatter_block"]
+    )
+    dense = re.sub(r"\s+", "", header)  # as clang-format may break it
+    assert "emulation_slot<!provided::have_MPI_Iallreduce_c,nampi::detail::large_reduction>{}" in dense
+    assert 'large_count_unsupported("iallreduce",' not in header
     assert 'large_count_unsupported("allreduce",' not in header
+
+
+def test_alltoallw_fallback_for_counts_arrays(snapshot: Path):
+    """`large_count_fallback: alltoallw`: without the twin, MPI_Count arrays build the blocks of
+    the call and issue them in every form; a large count beside int arrays stays a usage_error."""
+    header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
+    built = re.findall(r"nampi::detail::(\w+)_blocks\(\s*ctx,", header)
+    assert sorted(set(built)) == ["allgatherv", "alltoallv", "alltoallw", "gatherv", "scatterv"]
+    assert len(built) == 3 * 5  # blocking, nonblocking, persistent
+    assert "counts or displacements given as MPI_Count or MPI_Aint need MPI_Gatherv_c" not in header
+    dense = re.sub(r"\s+", "", header)  # as clang-format may break it
+    assert "emulation_slot<!provided::have_MPI_Igatherv_c,nampi::detail::block_exchange>{}" in dense
+    assert 'large_count_unsupported("allgatherv","MPI_Allgatherv_c","send_count",' in dense
