@@ -132,6 +132,14 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
                 "msg": f"nampi: {label}: a serialized '{n}' must be a range with one value per rank (value i goes to rank i)",
             }
         )
+        # The serialized_defaults read it: the other buffers' bytes are its values'.
+        out.append(
+            {
+                "cond": f"!{_has(n)} || !nampi::detail::any_serialized<Args...> || nampi::detail::is_serialized<{param_id(n)}, Args...>()",
+                "msg": f"nampi: {label}: with a serialized buffer, '{n}' must be serialized too (as_serialized(values); "
+                "off the root an empty range will do)",
+            }
+        )
     if binding.serialized:
         for p in form.params:
             if p.serialized_default:

@@ -765,6 +765,12 @@ def test_serialized_per_rank_checks_and_rules(spec):
         "nampi::detail::serialized_range<nampi::param_id::send_buf, Args...>()"
     )
     assert any("'send_counts' is computed from the serialized buffer" in m for m in msgs)
+    assert msgs[
+        "nampi: scatterv: with a serialized buffer, 'send_buf' must be serialized too (as_serialized(values); off the root an empty range will do)"
+    ] == (
+        "!nampi::detail::has_param<nampi::param_id::send_buf, Args...> || !nampi::detail::any_serialized<Args...> || "
+        "nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>()"
+    )
     rules = body(scatterv, scatterv.regular)["rules"]
     assert (
         "if constexpr (decltype(send_counts)::computed) { if constexpr (nampi::detail::any_serialized<std::remove_cvref_t<Args>...>) "

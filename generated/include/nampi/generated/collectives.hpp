@@ -2574,90 +2574,96 @@ struct alltoallv_check {
   static_assert(c14,
                 "nampi: alltoallv: a serialized 'send_buf' must be a range with one value per rank "
                 "(value i goes to rank i)");
-  static constexpr bool c15 =
+  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...> ||
+                              !nampi::detail::any_serialized<Args...> ||
+                              nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>();
+  static_assert(c15,
+                "nampi: alltoallv: with a serialized buffer, 'send_buf' must be serialized too "
+                "(as_serialized(values); off the root an empty range will do)");
+  static constexpr bool c16 =
       !nampi::detail::any_serialized<Args...> ||
       !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
       nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
-  static_assert(c15,
+  static_assert(c16,
                 "nampi: alltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c16, "nampi: alltoallv does not take parameter 'degrees'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c17, "nampi: alltoallv does not take parameter 'dest'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c18, "nampi: alltoallv does not take parameter 'dest_weights'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c19, "nampi: alltoallv does not take parameter 'destinations'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c20, "nampi: alltoallv does not take parameter 'dims'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c21, "nampi: alltoallv does not take parameter 'flag'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c22, "nampi: alltoallv does not take parameter 'graph_edges'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c23, "nampi: alltoallv does not take parameter 'graph_index'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c24, "nampi: alltoallv does not take parameter 'indegree'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c25, "nampi: alltoallv does not take parameter 'info'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c26, "nampi: alltoallv does not take parameter 'message'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c27, "nampi: alltoallv does not take parameter 'ndims'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c28, "nampi: alltoallv does not take parameter 'new_comm'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c29, "nampi: alltoallv does not take parameter 'nnodes'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c30, "nampi: alltoallv does not take parameter 'op'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c31, "nampi: alltoallv does not take parameter 'outdegree'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c32, "nampi: alltoallv does not take parameter 'partitions'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c33, "nampi: alltoallv does not take parameter 'periods'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c34, "nampi: alltoallv does not take parameter 'recv_count'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c35, "nampi: alltoallv does not take parameter 'recv_tag'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c36, "nampi: alltoallv does not take parameter 'recv_types'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c37, "nampi: alltoallv does not take parameter 'reorder'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c38, "nampi: alltoallv does not take parameter 'root'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c39, "nampi: alltoallv does not take parameter 'send_count'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c40, "nampi: alltoallv does not take parameter 'send_recv_buf'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c41, "nampi: alltoallv does not take parameter 'send_recv_count'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c42, "nampi: alltoallv does not take parameter 'send_recv_type'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c43, "nampi: alltoallv does not take parameter 'send_tag'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c44, "nampi: alltoallv does not take parameter 'send_types'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c45, "nampi: alltoallv does not take parameter 'source'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c46, "nampi: alltoallv does not take parameter 'source_count'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c47, "nampi: alltoallv does not take parameter 'source_weights'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c48, "nampi: alltoallv does not take parameter 'sources'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c49, "nampi: alltoallv does not take parameter 'status'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c50, "nampi: alltoallv does not take parameter 'tag'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c51, "nampi: alltoallv does not take parameter 'weights'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c17, "nampi: alltoallv does not take parameter 'degrees'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c18, "nampi: alltoallv does not take parameter 'dest'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c19, "nampi: alltoallv does not take parameter 'dest_weights'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c20, "nampi: alltoallv does not take parameter 'destinations'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c21, "nampi: alltoallv does not take parameter 'dims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c22, "nampi: alltoallv does not take parameter 'flag'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c23, "nampi: alltoallv does not take parameter 'graph_edges'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c24, "nampi: alltoallv does not take parameter 'graph_index'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c25, "nampi: alltoallv does not take parameter 'indegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c26, "nampi: alltoallv does not take parameter 'info'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c27, "nampi: alltoallv does not take parameter 'message'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c28, "nampi: alltoallv does not take parameter 'ndims'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c29, "nampi: alltoallv does not take parameter 'new_comm'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c30, "nampi: alltoallv does not take parameter 'nnodes'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c31, "nampi: alltoallv does not take parameter 'op'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c32, "nampi: alltoallv does not take parameter 'outdegree'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c33, "nampi: alltoallv does not take parameter 'partitions'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c34, "nampi: alltoallv does not take parameter 'periods'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c35, "nampi: alltoallv does not take parameter 'recv_count'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: alltoallv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: alltoallv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: alltoallv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c39, "nampi: alltoallv does not take parameter 'root'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c40, "nampi: alltoallv does not take parameter 'send_count'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: alltoallv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: alltoallv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: alltoallv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: alltoallv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: alltoallv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: alltoallv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: alltoallv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: alltoallv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: alltoallv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: alltoallv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: alltoallv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: alltoallv does not take parameter 'weights'");
   static constexpr bool ok =
       c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
       c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
       c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -6282,90 +6288,96 @@ struct ialltoallv_check {
   static_assert(c14,
                 "nampi: ialltoallv: a serialized 'send_buf' must be a range with one value per "
                 "rank (value i goes to rank i)");
-  static constexpr bool c15 =
+  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...> ||
+                              !nampi::detail::any_serialized<Args...> ||
+                              nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>();
+  static_assert(c15,
+                "nampi: ialltoallv: with a serialized buffer, 'send_buf' must be serialized too "
+                "(as_serialized(values); off the root an empty range will do)");
+  static constexpr bool c16 =
       !nampi::detail::any_serialized<Args...> ||
       !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
       nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
-  static_assert(c15,
+  static_assert(c16,
                 "nampi: ialltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c16, "nampi: ialltoallv does not take parameter 'degrees'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c17, "nampi: ialltoallv does not take parameter 'dest'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c18, "nampi: ialltoallv does not take parameter 'dest_weights'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c19, "nampi: ialltoallv does not take parameter 'destinations'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c20, "nampi: ialltoallv does not take parameter 'dims'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c21, "nampi: ialltoallv does not take parameter 'flag'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c22, "nampi: ialltoallv does not take parameter 'graph_edges'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c23, "nampi: ialltoallv does not take parameter 'graph_index'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c24, "nampi: ialltoallv does not take parameter 'indegree'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c25, "nampi: ialltoallv does not take parameter 'info'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c26, "nampi: ialltoallv does not take parameter 'message'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c27, "nampi: ialltoallv does not take parameter 'ndims'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c28, "nampi: ialltoallv does not take parameter 'new_comm'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c29, "nampi: ialltoallv does not take parameter 'nnodes'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c30, "nampi: ialltoallv does not take parameter 'op'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c31, "nampi: ialltoallv does not take parameter 'outdegree'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c32, "nampi: ialltoallv does not take parameter 'partitions'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c33, "nampi: ialltoallv does not take parameter 'periods'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c34, "nampi: ialltoallv does not take parameter 'recv_count'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c35, "nampi: ialltoallv does not take parameter 'recv_tag'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c36, "nampi: ialltoallv does not take parameter 'recv_types'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c37, "nampi: ialltoallv does not take parameter 'reorder'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c38, "nampi: ialltoallv does not take parameter 'root'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c39, "nampi: ialltoallv does not take parameter 'send_count'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c40, "nampi: ialltoallv does not take parameter 'send_recv_buf'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c41, "nampi: ialltoallv does not take parameter 'send_recv_count'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c42, "nampi: ialltoallv does not take parameter 'send_recv_type'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c43, "nampi: ialltoallv does not take parameter 'send_tag'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c44, "nampi: ialltoallv does not take parameter 'send_types'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c45, "nampi: ialltoallv does not take parameter 'source'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c46, "nampi: ialltoallv does not take parameter 'source_count'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c47, "nampi: ialltoallv does not take parameter 'source_weights'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c48, "nampi: ialltoallv does not take parameter 'sources'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c49, "nampi: ialltoallv does not take parameter 'status'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c50, "nampi: ialltoallv does not take parameter 'tag'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c51, "nampi: ialltoallv does not take parameter 'weights'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c17, "nampi: ialltoallv does not take parameter 'degrees'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c18, "nampi: ialltoallv does not take parameter 'dest'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c19, "nampi: ialltoallv does not take parameter 'dest_weights'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c20, "nampi: ialltoallv does not take parameter 'destinations'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c21, "nampi: ialltoallv does not take parameter 'dims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c22, "nampi: ialltoallv does not take parameter 'flag'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c23, "nampi: ialltoallv does not take parameter 'graph_edges'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c24, "nampi: ialltoallv does not take parameter 'graph_index'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c25, "nampi: ialltoallv does not take parameter 'indegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c26, "nampi: ialltoallv does not take parameter 'info'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c27, "nampi: ialltoallv does not take parameter 'message'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c28, "nampi: ialltoallv does not take parameter 'ndims'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c29, "nampi: ialltoallv does not take parameter 'new_comm'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c30, "nampi: ialltoallv does not take parameter 'nnodes'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c31, "nampi: ialltoallv does not take parameter 'op'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c32, "nampi: ialltoallv does not take parameter 'outdegree'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c33, "nampi: ialltoallv does not take parameter 'partitions'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c34, "nampi: ialltoallv does not take parameter 'periods'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c35, "nampi: ialltoallv does not take parameter 'recv_count'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: ialltoallv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: ialltoallv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: ialltoallv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c39, "nampi: ialltoallv does not take parameter 'root'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c40, "nampi: ialltoallv does not take parameter 'send_count'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: ialltoallv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: ialltoallv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: ialltoallv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: ialltoallv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: ialltoallv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: ialltoallv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: ialltoallv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: ialltoallv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: ialltoallv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: ialltoallv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: ialltoallv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: ialltoallv does not take parameter 'weights'");
   static constexpr bool ok =
       c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
       c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
       c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -8482,90 +8494,96 @@ struct iscatterv_check {
   static_assert(c13,
                 "nampi: iscatterv: a serialized 'send_buf' must be a range with one value per rank "
                 "(value i goes to rank i)");
-  static constexpr bool c14 =
+  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...> ||
+                              !nampi::detail::any_serialized<Args...> ||
+                              nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>();
+  static_assert(c14,
+                "nampi: iscatterv: with a serialized buffer, 'send_buf' must be serialized too "
+                "(as_serialized(values); off the root an empty range will do)");
+  static constexpr bool c15 =
       !nampi::detail::any_serialized<Args...> ||
       !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
       nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
-  static_assert(c14,
+  static_assert(c15,
                 "nampi: iscatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c15, "nampi: iscatterv does not take parameter 'degrees'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c16, "nampi: iscatterv does not take parameter 'dest'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c17, "nampi: iscatterv does not take parameter 'dest_weights'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c18, "nampi: iscatterv does not take parameter 'destinations'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c19, "nampi: iscatterv does not take parameter 'dims'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c20, "nampi: iscatterv does not take parameter 'flag'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c21, "nampi: iscatterv does not take parameter 'graph_edges'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c22, "nampi: iscatterv does not take parameter 'graph_index'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c23, "nampi: iscatterv does not take parameter 'indegree'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c24, "nampi: iscatterv does not take parameter 'info'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c25, "nampi: iscatterv does not take parameter 'message'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c26, "nampi: iscatterv does not take parameter 'ndims'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c27, "nampi: iscatterv does not take parameter 'new_comm'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c28, "nampi: iscatterv does not take parameter 'nnodes'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c29, "nampi: iscatterv does not take parameter 'op'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c30, "nampi: iscatterv does not take parameter 'outdegree'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c31, "nampi: iscatterv does not take parameter 'partitions'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c32, "nampi: iscatterv does not take parameter 'periods'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c33, "nampi: iscatterv does not take parameter 'recv_counts'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c34, "nampi: iscatterv does not take parameter 'recv_displs'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c35, "nampi: iscatterv does not take parameter 'recv_tag'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c36, "nampi: iscatterv does not take parameter 'recv_types'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c37, "nampi: iscatterv does not take parameter 'reorder'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c38, "nampi: iscatterv does not take parameter 'send_count'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c39, "nampi: iscatterv does not take parameter 'send_recv_buf'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c40, "nampi: iscatterv does not take parameter 'send_recv_count'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c41, "nampi: iscatterv does not take parameter 'send_recv_type'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c42, "nampi: iscatterv does not take parameter 'send_tag'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c43, "nampi: iscatterv does not take parameter 'send_types'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c44, "nampi: iscatterv does not take parameter 'source'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c45, "nampi: iscatterv does not take parameter 'source_count'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c46, "nampi: iscatterv does not take parameter 'source_weights'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c47, "nampi: iscatterv does not take parameter 'sources'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c48, "nampi: iscatterv does not take parameter 'status'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c49, "nampi: iscatterv does not take parameter 'tag'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c50, "nampi: iscatterv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50;
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c16, "nampi: iscatterv does not take parameter 'degrees'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c17, "nampi: iscatterv does not take parameter 'dest'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c18, "nampi: iscatterv does not take parameter 'dest_weights'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c19, "nampi: iscatterv does not take parameter 'destinations'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c20, "nampi: iscatterv does not take parameter 'dims'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c21, "nampi: iscatterv does not take parameter 'flag'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c22, "nampi: iscatterv does not take parameter 'graph_edges'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c23, "nampi: iscatterv does not take parameter 'graph_index'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c24, "nampi: iscatterv does not take parameter 'indegree'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c25, "nampi: iscatterv does not take parameter 'info'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c26, "nampi: iscatterv does not take parameter 'message'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c27, "nampi: iscatterv does not take parameter 'ndims'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c28, "nampi: iscatterv does not take parameter 'new_comm'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c29, "nampi: iscatterv does not take parameter 'nnodes'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c30, "nampi: iscatterv does not take parameter 'op'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c31, "nampi: iscatterv does not take parameter 'outdegree'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c32, "nampi: iscatterv does not take parameter 'partitions'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c33, "nampi: iscatterv does not take parameter 'periods'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c34, "nampi: iscatterv does not take parameter 'recv_counts'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c35, "nampi: iscatterv does not take parameter 'recv_displs'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: iscatterv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: iscatterv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: iscatterv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c39, "nampi: iscatterv does not take parameter 'send_count'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c40, "nampi: iscatterv does not take parameter 'send_recv_buf'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c41, "nampi: iscatterv does not take parameter 'send_recv_count'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c42, "nampi: iscatterv does not take parameter 'send_recv_type'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c43, "nampi: iscatterv does not take parameter 'send_tag'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c44, "nampi: iscatterv does not take parameter 'send_types'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c45, "nampi: iscatterv does not take parameter 'source'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c46, "nampi: iscatterv does not take parameter 'source_count'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c47, "nampi: iscatterv does not take parameter 'source_weights'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c48, "nampi: iscatterv does not take parameter 'sources'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c49, "nampi: iscatterv does not take parameter 'status'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c50, "nampi: iscatterv does not take parameter 'tag'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c51, "nampi: iscatterv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
 };
 
 template <typename... Args>
@@ -10473,90 +10491,96 @@ struct scatterv_check {
   static_assert(c13,
                 "nampi: scatterv: a serialized 'send_buf' must be a range with one value per rank "
                 "(value i goes to rank i)");
-  static constexpr bool c14 =
+  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...> ||
+                              !nampi::detail::any_serialized<Args...> ||
+                              nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>();
+  static_assert(c14,
+                "nampi: scatterv: with a serialized buffer, 'send_buf' must be serialized too "
+                "(as_serialized(values); off the root an empty range will do)");
+  static constexpr bool c15 =
       !nampi::detail::any_serialized<Args...> ||
       !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
       nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
-  static_assert(c14,
+  static_assert(c15,
                 "nampi: scatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c15, "nampi: scatterv does not take parameter 'degrees'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c16, "nampi: scatterv does not take parameter 'dest'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c17, "nampi: scatterv does not take parameter 'dest_weights'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c18, "nampi: scatterv does not take parameter 'destinations'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c19, "nampi: scatterv does not take parameter 'dims'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c20, "nampi: scatterv does not take parameter 'flag'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c21, "nampi: scatterv does not take parameter 'graph_edges'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c22, "nampi: scatterv does not take parameter 'graph_index'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c23, "nampi: scatterv does not take parameter 'indegree'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c24, "nampi: scatterv does not take parameter 'info'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c25, "nampi: scatterv does not take parameter 'message'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c26, "nampi: scatterv does not take parameter 'ndims'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c27, "nampi: scatterv does not take parameter 'new_comm'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c28, "nampi: scatterv does not take parameter 'nnodes'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c29, "nampi: scatterv does not take parameter 'op'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c30, "nampi: scatterv does not take parameter 'outdegree'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c31, "nampi: scatterv does not take parameter 'partitions'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c32, "nampi: scatterv does not take parameter 'periods'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c33, "nampi: scatterv does not take parameter 'recv_counts'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c34, "nampi: scatterv does not take parameter 'recv_displs'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c35, "nampi: scatterv does not take parameter 'recv_tag'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c36, "nampi: scatterv does not take parameter 'recv_types'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c37, "nampi: scatterv does not take parameter 'reorder'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c38, "nampi: scatterv does not take parameter 'send_count'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c39, "nampi: scatterv does not take parameter 'send_recv_buf'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c40, "nampi: scatterv does not take parameter 'send_recv_count'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c41, "nampi: scatterv does not take parameter 'send_recv_type'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c42, "nampi: scatterv does not take parameter 'send_tag'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c43, "nampi: scatterv does not take parameter 'send_types'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c44, "nampi: scatterv does not take parameter 'source'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c45, "nampi: scatterv does not take parameter 'source_count'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c46, "nampi: scatterv does not take parameter 'source_weights'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c47, "nampi: scatterv does not take parameter 'sources'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c48, "nampi: scatterv does not take parameter 'status'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c49, "nampi: scatterv does not take parameter 'tag'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c50, "nampi: scatterv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50;
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c16, "nampi: scatterv does not take parameter 'degrees'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c17, "nampi: scatterv does not take parameter 'dest'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c18, "nampi: scatterv does not take parameter 'dest_weights'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c19, "nampi: scatterv does not take parameter 'destinations'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c20, "nampi: scatterv does not take parameter 'dims'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c21, "nampi: scatterv does not take parameter 'flag'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c22, "nampi: scatterv does not take parameter 'graph_edges'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c23, "nampi: scatterv does not take parameter 'graph_index'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c24, "nampi: scatterv does not take parameter 'indegree'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c25, "nampi: scatterv does not take parameter 'info'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c26, "nampi: scatterv does not take parameter 'message'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c27, "nampi: scatterv does not take parameter 'ndims'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c28, "nampi: scatterv does not take parameter 'new_comm'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c29, "nampi: scatterv does not take parameter 'nnodes'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c30, "nampi: scatterv does not take parameter 'op'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c31, "nampi: scatterv does not take parameter 'outdegree'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c32, "nampi: scatterv does not take parameter 'partitions'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c33, "nampi: scatterv does not take parameter 'periods'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c34, "nampi: scatterv does not take parameter 'recv_counts'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c35, "nampi: scatterv does not take parameter 'recv_displs'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: scatterv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: scatterv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: scatterv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c39, "nampi: scatterv does not take parameter 'send_count'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c40, "nampi: scatterv does not take parameter 'send_recv_buf'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c41, "nampi: scatterv does not take parameter 'send_recv_count'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c42, "nampi: scatterv does not take parameter 'send_recv_type'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c43, "nampi: scatterv does not take parameter 'send_tag'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c44, "nampi: scatterv does not take parameter 'send_types'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c45, "nampi: scatterv does not take parameter 'source'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c46, "nampi: scatterv does not take parameter 'source_count'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c47, "nampi: scatterv does not take parameter 'source_weights'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c48, "nampi: scatterv does not take parameter 'sources'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c49, "nampi: scatterv does not take parameter 'status'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c50, "nampi: scatterv does not take parameter 'tag'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c51, "nampi: scatterv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
 };
 
 template <typename... Args>
