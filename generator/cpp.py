@@ -58,11 +58,15 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     accepted = {p.name for p in form.params}
     # Only reported when every argument is named: an unnamed argument that
     # stands in for a required one must give one message, not two.
+    # A serialized_default computes the parameter when a buffer is serialized; where serialized
+    # buffers are refused (persistent calls), that check alone reports the misuse.
+    serialized = "nampi::detail::any_serialized<Args...>"
     for p in form.params:
         if p.required:
+            relaxed = f" || {serialized}" if p.serialized_default else ""
             out.append(
                 {
-                    "cond": f"!nampi::detail::all_named<Args...> || {_has(p.name)}",
+                    "cond": f"!nampi::detail::all_named<Args...> || {_has(p.name)}{relaxed}",
                     "msg": f"nampi: {label}: missing required parameter '{p.name}'",
                 }
             )
@@ -91,22 +95,16 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
             }
         )
     for p in form.params:
-        # An input the caller must give cannot also be asked back.
+        # An input the caller must give cannot also be asked back (unless a serialized buffer computes it).
         if (p.required or p.required_at_root) and {"in", "out"} <= p.param.factories.keys():
+            relaxed = f" || {serialized}" if p.serialized_default else ""
             out.append(
                 {
-                    "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::out",
+                    "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::out{relaxed}",
                     "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
                 }
             )
-    # nampi/serialization.hpp's buffers work only where the binding lists them.
-    allowed = ", ".join(param_id(n) for n in binding.serialized)
-    if binding.serialized:
-        names = " or ".join(f"'{n}'" for n in binding.serialized)
-        msg = f"nampi: {label}: only {names} may be serialized"
-    else:
-        msg = f"nampi: {label}: serialized buffers are not supported yet"
-    out.append({"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg})
+    out += _serialized_checks(binding, form, label)
     for name in sorted(parameters):
         if name not in accepted:
             verb = "ignores" if form.kind == "in_place" else "does not take"
@@ -114,17 +112,84 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     return out
 
 
-def _slot(p: FormParam, nonblocking: bool) -> str:
+def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
+    """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
+    serialized one value per rank must be a range; what a serialized_default computes is not
+    given. Persistent calls take none: each start() would send the first start's bytes again."""
+    allowed = ", ".join(param_id(n) for n in binding.serialized)
+    if binding.serialized:
+        names = " or ".join(f"'{n}'" for n in binding.serialized)
+        msg = f"nampi: {label}: only {names} may be serialized"
+    elif binding.variant in ("persistent", "partitioned"):
+        msg = f"nampi: {label}: a persistent call takes no serialized buffer (each start() would resend the first bytes)"
+    else:
+        msg = f"nampi: {label}: serialized buffers are not supported yet"
+    out = [{"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg}]
+    for n in binding.serialized_per_rank:
+        out.append(
+            {
+                "cond": f"nampi::detail::serialized_range<{param_id(n)}, Args...>()",
+                "msg": f"nampi: {label}: a serialized '{n}' must be a range with one value per rank (value i goes to rank i)",
+            }
+        )
+        # The serialized_defaults read it: the other buffers' bytes are its values'.
+        out.append(
+            {
+                "cond": f"!{_has(n)} || !nampi::detail::any_serialized<Args...> || nampi::detail::is_serialized<{param_id(n)}, Args...>()",
+                "msg": f"nampi: {label}: with a serialized buffer, '{n}' must be serialized too (as_serialized(values); "
+                "off the root an empty range will do)",
+            }
+        )
+    if binding.serialized:
+        for p in form.params:
+            if p.serialized_default:
+                out.append(
+                    {
+                        "cond": f"!nampi::detail::any_serialized<Args...> || !nampi::detail::has_param<{param_id(p.name)}, Args...> || "
+                        f"nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::in",
+                        "msg": f"nampi: {label}: '{p.name}' is computed from the serialized buffer; do not give it "
+                        f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
+                    }
+                )
+    return out
+
+
+def _slot(p: FormParam, nonblocking: bool, per_rank: bool = False) -> str:
     flags = "true" if p.returned_if_omitted else "false"
     if nonblocking:
         # Inputs moved in stay alive until the call completes; moved-in data comes back.
         flags += ", nampi::detail::moved_input::" + ("hand_back" if p.param.data else "keep")
-    return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {p.storage}, nampi::{p.policy}, {flags}>(args...);"
+    # A required buffer is never created: its Default tells a serialized one to split per rank.
+    storage = "nampi::detail::serialized_per_rank" if per_rank else p.storage
+    return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {storage}, nampi::{p.policy}, {flags}>(args...);"
 
 
 def _rule_call(p: FormParam, rule_call) -> str:
     args = ", ".join([p.name, "ctx"] + list(rule_call.args))
     return f"if constexpr (decltype({p.name})::computed) {rule_call.rule.helper}({args});"
+
+
+def _serialized_rule_call(p: FormParam, rule_call) -> str:
+    """A parameter's serialized_default, chosen at compile time over its default (if any)."""
+    ser = p.serialized_default
+    args = ", ".join([p.name, "ctx"] + list(ser.args))
+    line = f"if constexpr (nampi::detail::any_serialized<std::remove_cvref_t<Args>...>) {ser.rule.helper}({args});"
+    if rule_call is not None:
+        line += " else " + _rule_call(p, rule_call).removeprefix(f"if constexpr (decltype({p.name})::computed) ")
+    return f"if constexpr (decltype({p.name})::computed) {{ {line} }}"
+
+
+def _rules(binding: Binding, form: Form) -> list[str]:
+    """The rule calls in order; with serialized buffers allowed, a serialized_default takes its
+    parameter's place in that order (first, for a parameter that has no default)."""
+    if not binding.serialized:
+        return [_rule_call(p, r) for p, r in form.rule_order]
+    first = [_serialized_rule_call(p, None) for p in form.params if p.serialized_default and not p.default]
+    rest = [
+        _serialized_rule_call(p, r) if p.serialized_default and r is p.default else _rule_call(p, r)
+        for p, r in form.rule_order
+    ]
+    return first + rest
 
 
 def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
@@ -309,8 +374,8 @@ def body(binding: Binding, form: Form) -> dict:
     else:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
-        "slots": [_slot(p, binding.nonblocking) for p in form.params],
-        "rules": [_rule_call(p, r) for p, r in form.rule_order] + _type_fit_checks(binding, form),
+        "slots": [_slot(p, binding.nonblocking, p.name in binding.serialized_per_rank) for p in form.params],
+        "rules": _rules(binding, form) + _type_fit_checks(binding, form),
         "finish": finish,
     }
 
@@ -419,6 +484,8 @@ def describe_param(p: FormParam) -> str:
         parts.append("required at the root")
     if p.default:
         parts.append(f"default: {p.default.text}")
+    if p.serialized_default:
+        parts.append(f"with a serialized buffer: {p.serialized_default.text}")
     if p.returned_if_omitted:
         parts.append("created and returned if omitted")
     if p.resize:

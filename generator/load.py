@@ -181,6 +181,24 @@ def _constraint(entry, key: str, params: list[FormParam], context: str) -> tuple
     return tuple(names)
 
 
+def _check_serialized_defaults(params: list[FormParam], context: str) -> None:
+    """A serialized_default runs where the parameter's default would (or first, without one):
+    what it reads must be given, or computed before that point, i.e. read by the default too."""
+    by_name = {p.name: p for p in params}
+    for p in params:
+        if p.serialized_default is None:
+            continue
+        for dep in p.serialized_default.param_args():
+            if dep not in by_name:
+                raise SpecError(p.where, f"{context}.{p.name}: rule argument '{dep}' is not a parameter of this call")
+            before = p.default.param_args() if p.default else []
+            if by_name[dep].default is not None and dep not in before:
+                raise SpecError(
+                    p.where,
+                    f"{context}.{p.name}: serialized_default reads '{dep}', which is computed, but the default does not read it",
+                )
+
+
 def _check_topology(test: dict | None, test_where: Where, rule_order, context: str) -> None:
     """A test of a call whose rules issue topology-dependent calls names its topology."""
     if test is None:
@@ -222,7 +240,12 @@ def _load_form(
             raise SpecError(pwhere, f"{context}.{name}: a required parameter cannot have a default")
         if "resize" in rule_calls and "in" in p.factories:
             raise SpecError(pwhere, f"{context}.{name}: only buffers the call writes can have a resize rule")
-        creates = "default" in rule_calls or fp.get("returned") or (not required and p.storage)
+        serialized_default = None
+        if "serialized_default" in fp:
+            serialized_default = parse_rule_call(
+                fp["serialized_default"], rules, where_of(fp, "serialized_default"), f"{context}.{name}"
+            )
+        creates = "default" in rule_calls or serialized_default or fp.get("returned") or (not required and p.storage)
         storage = _storage(p, fp, element, pwhere, f"{context}.{name}") if creates else "void"
         if p.omitted_storage and not required and not fp.get("returned"):
             storage = p.omitted_storage
@@ -239,8 +262,10 @@ def _load_form(
                 allocates=_allocates(p, fp, storage),
                 policy=fp.get("policy", "no_resize"),
                 where=pwhere,
+                serialized_default=serialized_default,
             )
         )
+    _check_serialized_defaults(params, context)
     either = _constraint(entry, "either", params, context)
     all_or_none = _constraint(entry, "all_or_none", params, context)
     rule_order = order_rules(params, where, context, either)
@@ -303,6 +328,12 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
     doc = entry["doc"] + VARIANT_DOCS[variant]
     side = partition_side(mpi) if variant == PARTITIONED else None
     serialized = _serialized(entry, regular, in_place, variant, name)
+    per_rank = tuple(entry.get("serialized_per_rank", ()))
+    for n in per_rank:
+        if n not in entry.get("serialized", ()):
+            raise SpecError(where_of(entry, "serialized_per_rank"), f"{name}.serialized_per_rank: '{n}' is not in serialized")
+    if not serialized:
+        per_rank = ()
     via = entry.get("serialized_via") if variant in ("blocking", "nonblocking") else None
     if via and variant == "nonblocking":
         via = "i" + via
@@ -311,6 +342,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         name, group, rel, mpi, doc, regular, in_place, trigger, where, variant, base, side,
         serialized=serialized,
         serialized_via=via,
+        serialized_per_rank=per_rank,
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),

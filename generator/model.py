@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 
 from .errors import SpecError, Where
 
-ELEMENT_STORAGE = {"vector_of_element": "nampi::detail::default_container_t<{e}>", "element": "{e}"}
+ELEMENT_STORAGE = {
+    "vector_of_element": "nampi::detail::default_container_t<{e}>",
+    # The one block a rank receives (scatterv's share): a vector, or one value where the elements
+    # are the bytes of a serialized value (types.hpp: block_container).
+    "block_of_element": "nampi::detail::block_container_t<{e}>",
+    "element": "{e}",
+}
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,9 @@ class FormParam:
     allocates: bool  # creating it allocates an array
     policy: str  # resize policy when the caller names none
     where: Where
+    # Computes it, instead of `default` (or its being required), when a buffer of the call is
+    # serialized: the byte counts of the serialized values (the caller may not give it then).
+    serialized_default: RuleCall | None = None
 
 
 @dataclass
@@ -144,6 +153,8 @@ class Binding:
     partition_side: str | None = None  # "send" | "recv" for a partitioned binding
     serialized: tuple[str, ...] = ()  # buffers that may be serialized (nampi/serialization.hpp)
     serialized_via: str | None = None  # the binding that serves calls with a serialized buffer
+    # Buffers of `serialized` holding one value per rank, each serialized on its own (scatterv, alltoallv).
+    serialized_per_rank: tuple[str, ...] = ()
     # Empty buffers reach MPI as a valid address instead of null (an empty std::vector has no
     # data pointer); only where an MPI rejects null buffers that transfer nothing.
     non_null_buffers: bool = False

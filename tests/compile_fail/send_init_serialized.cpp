@@ -1,6 +1,6 @@
 // Misuse: a serialized buffer in a persistent call, which would send the bytes
 // of the first start() again at every later one.
-// expect-error: nampi: send_init: serialized buffers are not supported yet
+// expect-error: nampi: send_init: a persistent call takes no serialized buffer
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

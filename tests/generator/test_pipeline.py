@@ -441,6 +441,7 @@ def _param(name: str, line: int, default: RuleCall | None) -> FormParam:
         "allocates": False,
         "policy": "no_resize",
         "where": Where("spec/bindings/x.yaml", line),
+        "serialized_default": None,
     }
     return FormParam(**{f.name: values[f.name] for f in dataclasses.fields(FormParam)})
 
@@ -750,3 +751,69 @@ def test_alltoallw_fallback_for_counts_arrays(snapshot: Path):
     dense = re.sub(r"\s+", "", header)  # as clang-format may break it
     assert "emulation_slot<!provided::have_MPI_Igatherv_c,nampi::detail::block_exchange>{}" in dense
     assert 'large_count_unsupported("allgatherv","MPI_Allgatherv_c","send_count",' in dense
+
+
+# --------------------------------------------------------------------------- serialized buffers
+
+
+def test_serialized_per_rank_must_be_serialized(root: Path, capsys):
+    path = root / COLLECTIVES
+    text = path.read_text()
+    edit_line(path, find_line(text, "scatterv", r"^  serialized: "), "[send_buf, recv_buf]", "[recv_buf]")
+    line = find_line(text, "scatterv", r"^  serialized_per_rank: ")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "scatterv.serialized_per_rank: 'send_buf' is not in serialized")
+
+
+def test_serialized_default_reads_only_what_is_there_before_it(root: Path, capsys):
+    """A serialized_default runs where the default would: what it reads must be given or
+    computed before (read by the default too)."""
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "scatterv", r"^    send_counts: .*serialized_default")
+    edit_line(path, line, '\\"send_buf\\", root)', '\\"send_buf\\", send_type)')
+    assert_spec_error(
+        root, capsys, COLLECTIVES, line, "scatterv.send_counts: serialized_default reads 'send_type'"
+    )
+
+
+def test_serialized_per_rank_checks_and_rules(spec):
+    """scatterv and alltoallv: a serialized send_buf must be a range; its byte counts are
+    computed (instead of being required) and may not be given; persistent forms refuse it with
+    one message."""
+    from generator.cpp import body, checks
+
+    scatterv = _binding(spec, "scatterv")
+    msgs = {c["msg"]: c["cond"] for c in checks(scatterv, scatterv.regular, spec.parameters)}
+    assert msgs["nampi: scatterv: a serialized 'send_buf' must be a range with one value per rank (value i goes to rank i)"] == (
+        "nampi::detail::serialized_range<nampi::param_id::send_buf, Args...>()"
+    )
+    assert any("'send_counts' is computed from the serialized buffer" in m for m in msgs)
+    assert msgs[
+        "nampi: scatterv: with a serialized buffer, 'send_buf' must be serialized too (as_serialized(values); off the root an empty range will do)"
+    ] == (
+        "!nampi::detail::has_param<nampi::param_id::send_buf, Args...> || !nampi::detail::any_serialized<Args...> || "
+        "nampi::detail::is_serialized<nampi::param_id::send_buf, Args...>()"
+    )
+    rules = body(scatterv, scatterv.regular)["rules"]
+    assert (
+        "if constexpr (decltype(send_counts)::computed) { if constexpr (nampi::detail::any_serialized<std::remove_cvref_t<Args>...>) "
+        'nampi::infer::serialized_counts_at_root(send_counts, ctx, send_buf, "send_buf", root); '
+        "else nampi::infer::required_at_root(send_counts, ctx, root); }"
+    ) in rules
+    slots = body(scatterv, scatterv.regular)["slots"]
+    assert slots[0].startswith("auto send_buf = nampi::detail::resolve<nampi::param_id::send_buf, nampi::detail::serialized_per_rank,")
+
+    alltoallv = _binding(spec, "alltoallv")
+    required = [c for c in checks(alltoallv, alltoallv.regular, spec.parameters) if "missing required parameter 'send_counts'" in c["msg"]]
+    assert required[0]["cond"].endswith(" || nampi::detail::any_serialized<Args...>")
+    # Without a default, the serialized rule runs first.
+    assert body(alltoallv, alltoallv.regular)["rules"][0].startswith(
+        "if constexpr (decltype(send_counts)::computed) { if constexpr (nampi::detail::any_serialized"
+    )
+    persistent = _binding(spec, "alltoallv_init")
+    assert persistent.serialized == () and persistent.serialized_per_rank == ()
+    msgs = [c["msg"] for c in checks(persistent, persistent.regular, spec.parameters)]
+    assert "nampi: alltoallv_init: a persistent call takes no serialized buffer (each start() would resend the first bytes)" in msgs
+    # Blocking and nonblocking scatter and alltoall hand serialized buffers to the v forms.
+    assert [_binding(spec, n).serialized_via for n in ("scatter", "iscatter", "alltoall", "ialltoall")] == [
+        "scatterv", "iscatterv", "alltoallv", "ialltoallv"
+    ]

@@ -264,6 +264,29 @@ void size_own_count(Out& out, const call_context& ctx, const Counts& counts) {
   out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, "recv_buf");
 }
 
+// The byte count of each value of a buffer serialized one value per rank
+// (serialization.hpp), which must hold one value per rank: checked always,
+// since a wrong count would read past the values (cheap next to serializing).
+template <typename Out, typename Buffer>
+void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, const char* name) {
+  const auto n = static_cast<std::size_t>(ctx.size);
+  if (buffer.values() != n)
+    throw usage_error(std::string("nampi: ") + ctx.call + ": serialized '" + name + "' holds " +
+                      std::to_string(buffer.values()) + " values, one per rank (" +
+                      std::to_string(n) + ") needed");
+  out.resize_for(n, ctx.call, "send_counts");
+  using To = detail::array_element_t<Out>;
+  for (std::size_t i = 0; i < n; ++i)
+    out.data()[i] = detail::checked_count<To>(buffer.block_size(i), ctx.call, "send_counts");
+}
+
+// As serialized_counts at the root; nothing elsewhere (the others' values are not sent).
+template <typename Out, typename Buffer, typename Root>
+void serialized_counts_at_root(Out& out, const call_context& ctx, const Buffer& buffer,
+                               const char* name, const Root& root) {
+  if (ctx.rank == root.get()) serialized_counts(out, ctx, buffer, name);
+}
+
 // --- communicating rules ---
 
 // Every rank's count, by one MPI_Allgather.

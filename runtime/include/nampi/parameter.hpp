@@ -140,6 +140,17 @@ constexpr bool serialized_allowed() {
 template <typename Allowed, typename... Args>
 inline constexpr bool serialized_only = (true && ... && serialized_allowed<Allowed, Args>());
 
+// Parameter Id is present and a serialized buffer.
+template <auto Id, typename... Args>
+constexpr bool is_serialized() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args))
+    return serialized_buffer<
+        typename std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>::storage_type>;
+  else
+    return false;
+}
+
 // Some argument is a serialized buffer (a binding's `serialized_via` call serves it).
 template <typename... Args>
 inline constexpr bool any_serialized = !serialized_only<id_list<>, Args...>;

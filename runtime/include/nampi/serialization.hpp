@@ -3,6 +3,8 @@
 //   comm.send(send_buf(nampi::as_serialized(dict)), dest(1));
 //   auto dict = comm.recv(recv_buf(nampi::as_deserializable<Dict>()), source(0));
 //   comm.bcast(send_recv_buf(nampi::as_serialized(dict)));  // root's dict everywhere
+//   auto mine = comm.scatter(send_buf(nampi::as_serialized(dicts)));  // dicts[i] to rank i
+//   auto got = comm.alltoall(send_buf(nampi::as_serialized(dicts)));  // std::vector<Dict>
 //
 // Serialization is never implicit: a type without an MPI datatype is a compile
 // error unless the caller wraps it here. This header is opt-in (nampi.hpp does
@@ -18,6 +20,19 @@
 //    also before the nonblocking forms) and return a std::vector<T>, one value
 //    per rank (empty at gatherv's other ranks); gather and allgather hand a
 //    serialized buffer to them, since the sizes differ per rank;
+//  * scatterv and alltoallv take as_serialized(values) of a sized range with
+//    one value per rank (spec key serialized_per_rank): value i goes to rank i,
+//    each serialized on its own, and the byte counts (send_counts, computed,
+//    never given) are those of the values. A range of another size is a
+//    usage_error (always checked: a wrong size would read past the values).
+//    scatterv: MPI_Scatter of the counts, then MPI_Scatterv of the bytes; every
+//    rank passes a send_buf (the others' values are neither read nor sent, an
+//    empty range will do) and gets its value returned, or written into
+//    recv_buf(as_serialized(t)), or returned from recv_buf(as_deserializable<T>()).
+//    alltoallv: MPI_Alltoall of the counts, then MPI_Alltoallv, returning a
+//    std::vector<T>, one value from every rank. scatter and alltoall hand a
+//    serialized buffer to them; the nonblocking forms exchange the counts
+//    (blocking) before they start;
 //  * as_serialized(x) with an lvalue x references it: sent from it, and a call
 //    that receives (recv_buf, bcast's send_recv_buf) writes the value into it
 //    and returns nothing for it; with an rvalue the call owns the value and
@@ -32,10 +47,10 @@
 //    pair as nampi::archive<OutputArchive, InputArchive>. Both sides must use
 //    the same archive.
 //  * calls that take serialized buffers list them in spec/bindings (send, ssend,
-//    recv, bcast, gatherv, allgatherv and their nonblocking forms; gather and
-//    allgather via serialized_via); any other call (scatter(v), alltoall(v), ...)
-//    rejects them at compile time, and so do persistent calls (they would
-//    resend stale bytes).
+//    recv, bcast, gatherv, allgatherv, scatterv, alltoallv and their nonblocking
+//    forms; gather, allgather, scatter and alltoall via serialized_via); any
+//    other call rejects them at compile time, and so do persistent calls (they
+//    would resend stale bytes).
 #pragma once
 
 #include <cereal/archives/binary.hpp>
@@ -54,6 +69,7 @@
 #include <cstddef>
 #include <istream>
 #include <ostream>
+#include <span>  // std::ranges::size, range_value_t
 #include <streambuf>
 #include <tuple>
 #include <type_traits>
@@ -107,6 +123,15 @@ class byte_source : public std::streambuf {
     setg(begin, begin, begin + n);
   }
 };
+
+// Appends the bytes of `value` as Archive writes it.
+template <typename Archive, typename T>
+void serialize_into(std::vector<std::byte>& bytes, const T& value) {
+  byte_sink sink(bytes);
+  std::ostream out(&sink);
+  typename Archive::output archive(out);
+  archive(value);
+}  // (the archive's destructor may still write: XML and JSON close their root there)
 
 // Loads `value` from n bytes that Archive wrote.
 template <typename Archive, typename T>
@@ -206,6 +231,73 @@ struct default_container<serialized_byte<T, Archive>> {
   using type = serialized_blocks<T, Archive>;
 };
 
+template <auto Id, typename Value, typename Archive, bool Receives, bool Returned>
+class serialized_slot;
+
+// What a call creates for the one block it receives of a serialized buffer
+// (scatterv's share): one T, deserialized when the call completes.
+template <typename T, typename Archive>
+struct serialized_value {
+  static_assert(std::is_default_constructible_v<T>,
+                "nampi: a serialized value the call creates must be default constructible (it is "
+                "loaded into a default-constructed one)");
+  template <auto Id, bool Returned>
+  static auto omitted_slot() {
+    return serialized_slot<Id, T, Archive, true, Returned>(T{});
+  }
+};
+
+template <typename T, typename Archive>
+struct block_container<serialized_byte<T, Archive>> {
+  using type = serialized_value<T, Archive>;
+};
+
+// A serialized range whose value i goes to rank i (scatterv's root, alltoallv;
+// spec key serialized_per_rank). Each value is serialized on its own, the
+// blocks one after the other in rank order; MPI sees the bytes and the element
+// type of one value, so that the receive side creates one value (scatterv) or
+// one per rank (alltoallv's blocks). Range is R& (the caller's) or R (owned).
+template <auto Id, typename Range, typename Archive>
+class serialized_per_rank_slot {
+ public:
+  using object_type = std::remove_cvref_t<Range>;
+  using value_type = std::ranges::range_value_t<object_type>;
+  using element_type = serialized_byte<value_type, Archive>;  // MPI_BYTE
+  static constexpr auto id = Id;
+  static constexpr bool computed = false;
+  static constexpr bool returned = false;
+
+  explicit serialized_per_rank_slot(Range&& values) : values_(std::forward<Range>(values)) {}
+
+  // The bytes exist once the counts rule (infer::serialized_counts) has asked
+  // for the block sizes: at scatterv's root, at every rank of alltoallv. Other
+  // ranks of scatterv send nothing, so their values are never serialized.
+  std::size_t size() const { return bytes_.size(); }
+  const std::byte* data() const { return non_null(bytes_.data()); }
+  const object_type& get() const { return values_; }
+
+  std::size_t values() const { return std::ranges::size(values_); }
+  std::size_t block_size(std::size_t i) const {
+    serialize_once();
+    return ends_[i] - (i == 0 ? 0 : ends_[i - 1]);
+  }
+
+ private:
+  void serialize_once() const {
+    if (!ends_.empty() || values() == 0) return;
+    ends_.reserve(values());
+    for (const auto& value : values_) {
+      serialize_into<Archive>(bytes_, value);
+      ends_.push_back(bytes_.size());
+    }
+  }
+
+  // Filled lazily by the const readers (rules read slots through const references).
+  mutable std::vector<std::byte> bytes_;
+  mutable std::vector<std::size_t> ends_;  // where each value's bytes end
+  Range values_;
+};
+
 template <typename T, typename Archive>
 inline constexpr bool serializable_with =
     cereal::traits::is_output_serializable<T, typename Archive::output>::value &&
@@ -264,12 +356,7 @@ class serialized_slot {
  private:
   void serialize_once() const {
     if (state_ != state::unserialized) return;
-    if constexpr (serializable_with<object_type, Archive>) {
-      byte_sink sink(bytes_);
-      std::ostream out(&sink);
-      typename Archive::output archive(out);
-      archive(value_);
-    }  // (the archive's destructor may still write: XML and JSON close their root there)
+    if constexpr (serializable_with<object_type, Archive>) serialize_into<Archive>(bytes_, value_);
     state_ = state::serialized;
   }
 
@@ -286,16 +373,24 @@ template <typename Value, typename Archive>
 class serialized {
  public:
   using nampi_serialized = void;  // parameter.hpp: serialized_buffer
+  using value_type = std::remove_cvref_t<Value>;
 
   explicit serialized(Value&& value) : value_(std::forward<Value>(value)) {}
 
   // A wrapper the caller kept in a variable lends its value; a temporary one
-  // hands it over.
-  template <auto Id, role Role, typename Self>
+  // hands it over. Split (slot.hpp: serialized_per_rank) makes a range's
+  // values go one per rank.
+  template <auto Id, role Role, typename Split, typename Self>
   static auto make_slot(Self&& self) {
     constexpr bool receives = Role != role::in;
     using T = std::remove_cvref_t<Value>;
-    if constexpr (std::is_lvalue_reference_v<Value> || std::is_lvalue_reference_v<Self>) {
+    constexpr bool lent = std::is_lvalue_reference_v<Value> || std::is_lvalue_reference_v<Self>;
+    if constexpr (std::is_same_v<Split, serialized_per_rank>) {
+      if constexpr (lent)
+        return serialized_per_rank_slot<Id, decltype((self.value_)), Archive>(self.value_);
+      else
+        return serialized_per_rank_slot<Id, T, Archive>(std::move(self.value_));
+    } else if constexpr (lent) {
       using Ref = decltype((self.value_));  // T& or const T&
       return serialized_slot<Id, Ref, Archive, receives, false>(self.value_);
     } else {

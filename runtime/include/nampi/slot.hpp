@@ -59,6 +59,25 @@ std::size_t size_of(const T& object) {
     return 1;
 }
 
+// The Default a call gives a buffer it serializes one value per rank (spec key
+// serialized_per_rank: scatterv's and alltoallv's send_buf). Such a buffer is
+// required, so nothing is ever created from it: it tells a serialized buffer
+// to serialize each value of its range on its own (serialization.hpp).
+struct serialized_per_rank {};
+
+// Parameter Id, if it is a serialized buffer, holds a sized range (what a
+// buffer serialized one value per rank must be).
+template <auto Id, typename... Args>
+constexpr bool serialized_range() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args)) {
+    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    using S = std::remove_cvref_t<typename P::storage_type>;
+    if constexpr (serialized_buffer<S>) return std::ranges::sized_range<typename S::value_type>;
+  }
+  return true;
+}
+
 // The element type MPI transfers for a slot: that of its object, unless the
 // slot says otherwise (a serialized buffer holds a T but transfers bytes).
 template <typename Slot>
@@ -188,7 +207,8 @@ using choose_policy =
                        Given>;
 
 // The slot of parameter Id for a call with arguments Args.
-//  Default        - storage type when the call must create the value itself;
+//  Default        - storage type when the call must create the value itself
+//                   (serialized_per_rank: a required buffer's, see above);
 //  Policy         - the binding's resize policy when the caller names none;
 //  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
 //  Moved          - what a nonblocking call does with an input moved in.
@@ -206,7 +226,7 @@ auto resolve_slot(Args&... args) {
     using Storage = typename P::storage_type;
     if constexpr (serialized_buffer<Storage>) {
       // nampi/serialization.hpp: the buffer makes its own slot, which owns the bytes.
-      return std::remove_cvref_t<Storage>::template make_slot<Id, P::direction>(
+      return std::remove_cvref_t<Storage>::template make_slot<Id, P::direction, Default>(
           std::forward<Storage>(param.value));
     } else if constexpr (P::direction == role::in) {
       if constexpr (Moved != moved_input::borrow && !std::is_lvalue_reference_v<Storage>)

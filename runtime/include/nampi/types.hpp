@@ -152,6 +152,14 @@ struct default_container<bool> {
 template <typename T>
 using default_container_t = typename default_container<T>::type;
 
+// The container a call creates for the one block of elements it receives
+// (scatterv's share): the same, unless the elements say otherwise (the bytes
+// of a serialized value become one value, serialization.hpp).
+template <typename T>
+struct block_container : default_container<T> {};
+template <typename T>
+using block_container_t = typename block_container<T>::type;
+
 }  // namespace detail
 
 namespace detail {
