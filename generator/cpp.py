@@ -3,6 +3,8 @@ and fill in. Every function returns plain data (strings, lists, dicts)."""
 
 from __future__ import annotations
 
+import re
+
 from .load import REQUEST_ARG
 from .model import Binding, Form, FormParam, Parameter
 
@@ -112,6 +114,11 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
     return out
 
 
+# Counts, displacements and datatypes of the data buffers: with a serialized buffer they describe
+# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace them.
+SERIALIZED_LAYOUT = re.compile(r"^(send|recv|send_recv)_(count|counts|displs|type)$")
+
+
 def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
     """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
     serialized one value per rank must be a range; what a serialized_default computes is not
@@ -142,6 +149,15 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
         )
     if binding.serialized:
         for p in form.params:
+            if not p.serialized_default and SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories:
+                out.append(
+                    {
+                        "cond": f"!nampi::detail::any_serialized<Args...> || !nampi::detail::has_param<{param_id(p.name)}, Args...> || "
+                        f"nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::in",
+                        "msg": f"nampi: {label}: '{p.name}' describes the serialized bytes, which the call computes; do not give it "
+                        f"(asking it back with {p.param.factories['out']}() is fine)",
+                    }
+                )
             if p.serialized_default:
                 out.append(
                     {

@@ -1149,85 +1149,120 @@ struct allgatherv_check {
   static constexpr bool c10 =
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c10, "nampi: allgatherv: only 'send_buf' may be serialized");
-  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c11, "nampi: allgatherv does not take parameter 'degrees'");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c12, "nampi: allgatherv does not take parameter 'dest'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c13, "nampi: allgatherv does not take parameter 'dest_weights'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c14, "nampi: allgatherv does not take parameter 'destinations'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c15, "nampi: allgatherv does not take parameter 'dims'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c16, "nampi: allgatherv does not take parameter 'flag'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c17, "nampi: allgatherv does not take parameter 'graph_edges'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c18, "nampi: allgatherv does not take parameter 'graph_index'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c19, "nampi: allgatherv does not take parameter 'indegree'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c20, "nampi: allgatherv does not take parameter 'info'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c21, "nampi: allgatherv does not take parameter 'message'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c22, "nampi: allgatherv does not take parameter 'ndims'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c23, "nampi: allgatherv does not take parameter 'new_comm'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c24, "nampi: allgatherv does not take parameter 'nnodes'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c25, "nampi: allgatherv does not take parameter 'op'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c26, "nampi: allgatherv does not take parameter 'outdegree'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c27, "nampi: allgatherv does not take parameter 'partitions'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c28, "nampi: allgatherv does not take parameter 'periods'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c29, "nampi: allgatherv does not take parameter 'recv_count'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c30, "nampi: allgatherv does not take parameter 'recv_tag'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c31, "nampi: allgatherv does not take parameter 'recv_types'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c32, "nampi: allgatherv does not take parameter 'reorder'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c33, "nampi: allgatherv does not take parameter 'root'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c34, "nampi: allgatherv does not take parameter 'send_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c35, "nampi: allgatherv does not take parameter 'send_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c36, "nampi: allgatherv does not take parameter 'send_recv_buf'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c37, "nampi: allgatherv does not take parameter 'send_recv_count'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c38, "nampi: allgatherv does not take parameter 'send_recv_type'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c39, "nampi: allgatherv does not take parameter 'send_tag'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: allgatherv does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: allgatherv does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: allgatherv does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: allgatherv does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: allgatherv does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: allgatherv does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: allgatherv does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: allgatherv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+  static constexpr bool c11 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+  static_assert(c11,
+                "nampi: allgatherv: 'send_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_count_out() is fine)");
+  static constexpr bool c12 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c12,
+                "nampi: allgatherv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c13 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c13,
+                "nampi: allgatherv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c14 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c14,
+                "nampi: allgatherv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c15 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c15,
+                "nampi: allgatherv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c16, "nampi: allgatherv does not take parameter 'degrees'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c17, "nampi: allgatherv does not take parameter 'dest'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c18, "nampi: allgatherv does not take parameter 'dest_weights'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c19, "nampi: allgatherv does not take parameter 'destinations'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c20, "nampi: allgatherv does not take parameter 'dims'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c21, "nampi: allgatherv does not take parameter 'flag'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c22, "nampi: allgatherv does not take parameter 'graph_edges'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c23, "nampi: allgatherv does not take parameter 'graph_index'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c24, "nampi: allgatherv does not take parameter 'indegree'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c25, "nampi: allgatherv does not take parameter 'info'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c26, "nampi: allgatherv does not take parameter 'message'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c27, "nampi: allgatherv does not take parameter 'ndims'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c28, "nampi: allgatherv does not take parameter 'new_comm'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c29, "nampi: allgatherv does not take parameter 'nnodes'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c30, "nampi: allgatherv does not take parameter 'op'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c31, "nampi: allgatherv does not take parameter 'outdegree'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c32, "nampi: allgatherv does not take parameter 'partitions'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c33, "nampi: allgatherv does not take parameter 'periods'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c34, "nampi: allgatherv does not take parameter 'recv_count'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c35, "nampi: allgatherv does not take parameter 'recv_tag'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c36, "nampi: allgatherv does not take parameter 'recv_types'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c37, "nampi: allgatherv does not take parameter 'reorder'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c38, "nampi: allgatherv does not take parameter 'root'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c39, "nampi: allgatherv does not take parameter 'send_counts'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c40, "nampi: allgatherv does not take parameter 'send_displs'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: allgatherv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: allgatherv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: allgatherv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: allgatherv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: allgatherv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: allgatherv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: allgatherv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: allgatherv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: allgatherv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: allgatherv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: allgatherv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: allgatherv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -2687,83 +2722,119 @@ struct alltoallv_check {
   static_assert(c16,
                 "nampi: alltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c17, "nampi: alltoallv does not take parameter 'degrees'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c18, "nampi: alltoallv does not take parameter 'dest'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c19, "nampi: alltoallv does not take parameter 'dest_weights'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c20, "nampi: alltoallv does not take parameter 'destinations'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c21, "nampi: alltoallv does not take parameter 'dims'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c22, "nampi: alltoallv does not take parameter 'flag'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c23, "nampi: alltoallv does not take parameter 'graph_edges'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c24, "nampi: alltoallv does not take parameter 'graph_index'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c25, "nampi: alltoallv does not take parameter 'indegree'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c26, "nampi: alltoallv does not take parameter 'info'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c27, "nampi: alltoallv does not take parameter 'message'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c28, "nampi: alltoallv does not take parameter 'ndims'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c29, "nampi: alltoallv does not take parameter 'new_comm'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c30, "nampi: alltoallv does not take parameter 'nnodes'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c31, "nampi: alltoallv does not take parameter 'op'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c32, "nampi: alltoallv does not take parameter 'outdegree'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c33, "nampi: alltoallv does not take parameter 'partitions'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c34, "nampi: alltoallv does not take parameter 'periods'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c35, "nampi: alltoallv does not take parameter 'recv_count'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c36, "nampi: alltoallv does not take parameter 'recv_tag'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c37, "nampi: alltoallv does not take parameter 'recv_types'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c38, "nampi: alltoallv does not take parameter 'reorder'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c39, "nampi: alltoallv does not take parameter 'root'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c40, "nampi: alltoallv does not take parameter 'send_count'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c41, "nampi: alltoallv does not take parameter 'send_recv_buf'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c42, "nampi: alltoallv does not take parameter 'send_recv_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c43, "nampi: alltoallv does not take parameter 'send_recv_type'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c44, "nampi: alltoallv does not take parameter 'send_tag'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c45, "nampi: alltoallv does not take parameter 'send_types'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c46, "nampi: alltoallv does not take parameter 'source'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c47, "nampi: alltoallv does not take parameter 'source_count'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c48, "nampi: alltoallv does not take parameter 'source_weights'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c49, "nampi: alltoallv does not take parameter 'sources'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c50, "nampi: alltoallv does not take parameter 'status'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c51, "nampi: alltoallv does not take parameter 'tag'");
-  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c52, "nampi: alltoallv does not take parameter 'weights'");
-  static constexpr bool ok =
-      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
-      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
-      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
+  static constexpr bool c17 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c17,
+                "nampi: alltoallv: 'send_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_displs_out() is fine)");
+  static constexpr bool c18 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c18,
+                "nampi: alltoallv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c19 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c19,
+                "nampi: alltoallv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c20 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c20,
+                "nampi: alltoallv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c21 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c21,
+                "nampi: alltoallv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c22, "nampi: alltoallv does not take parameter 'degrees'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c23, "nampi: alltoallv does not take parameter 'dest'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c24, "nampi: alltoallv does not take parameter 'dest_weights'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c25, "nampi: alltoallv does not take parameter 'destinations'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c26, "nampi: alltoallv does not take parameter 'dims'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c27, "nampi: alltoallv does not take parameter 'flag'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c28, "nampi: alltoallv does not take parameter 'graph_edges'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c29, "nampi: alltoallv does not take parameter 'graph_index'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c30, "nampi: alltoallv does not take parameter 'indegree'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c31, "nampi: alltoallv does not take parameter 'info'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c32, "nampi: alltoallv does not take parameter 'message'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c33, "nampi: alltoallv does not take parameter 'ndims'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c34, "nampi: alltoallv does not take parameter 'new_comm'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c35, "nampi: alltoallv does not take parameter 'nnodes'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c36, "nampi: alltoallv does not take parameter 'op'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c37, "nampi: alltoallv does not take parameter 'outdegree'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c38, "nampi: alltoallv does not take parameter 'partitions'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c39, "nampi: alltoallv does not take parameter 'periods'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c40, "nampi: alltoallv does not take parameter 'recv_count'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c41, "nampi: alltoallv does not take parameter 'recv_tag'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c42, "nampi: alltoallv does not take parameter 'recv_types'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c43, "nampi: alltoallv does not take parameter 'reorder'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c44, "nampi: alltoallv does not take parameter 'root'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c45, "nampi: alltoallv does not take parameter 'send_count'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c46, "nampi: alltoallv does not take parameter 'send_recv_buf'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c47, "nampi: alltoallv does not take parameter 'send_recv_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c48, "nampi: alltoallv does not take parameter 'send_recv_type'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c49, "nampi: alltoallv does not take parameter 'send_tag'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c50, "nampi: alltoallv does not take parameter 'send_types'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c51, "nampi: alltoallv does not take parameter 'source'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c52, "nampi: alltoallv does not take parameter 'source_count'");
+  static constexpr bool c53 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c53, "nampi: alltoallv does not take parameter 'source_weights'");
+  static constexpr bool c54 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c54, "nampi: alltoallv does not take parameter 'sources'");
+  static constexpr bool c55 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c55, "nampi: alltoallv does not take parameter 'status'");
+  static constexpr bool c56 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c56, "nampi: alltoallv does not take parameter 'tag'");
+  static constexpr bool c57 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c57, "nampi: alltoallv does not take parameter 'weights'");
+  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
+                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
+                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
+                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 &&
+                             c51 && c52 && c53 && c54 && c55 && c56 && c57;
 };
 
 template <typename... Args>
@@ -3422,91 +3493,105 @@ struct bcast_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_recv_buf>,
                                      Args...>;
   static_assert(c7, "nampi: bcast: only 'send_recv_buf' may be serialized");
-  static constexpr bool c8 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c8, "nampi: bcast does not take parameter 'degrees'");
-  static constexpr bool c9 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c9, "nampi: bcast does not take parameter 'dest'");
-  static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c10, "nampi: bcast does not take parameter 'dest_weights'");
-  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c11, "nampi: bcast does not take parameter 'destinations'");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c12, "nampi: bcast does not take parameter 'dims'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c13, "nampi: bcast does not take parameter 'flag'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c14, "nampi: bcast does not take parameter 'graph_edges'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c15, "nampi: bcast does not take parameter 'graph_index'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c16, "nampi: bcast does not take parameter 'indegree'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c17, "nampi: bcast does not take parameter 'info'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c18, "nampi: bcast does not take parameter 'message'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c19, "nampi: bcast does not take parameter 'ndims'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c20, "nampi: bcast does not take parameter 'new_comm'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c21, "nampi: bcast does not take parameter 'nnodes'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c22, "nampi: bcast does not take parameter 'op'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c23, "nampi: bcast does not take parameter 'outdegree'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c24, "nampi: bcast does not take parameter 'partitions'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c25, "nampi: bcast does not take parameter 'periods'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::recv_buf, Args...>;
-  static_assert(c26, "nampi: bcast does not take parameter 'recv_buf'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c27, "nampi: bcast does not take parameter 'recv_count'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c28, "nampi: bcast does not take parameter 'recv_counts'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c29, "nampi: bcast does not take parameter 'recv_displs'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c30, "nampi: bcast does not take parameter 'recv_tag'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_type, Args...>;
-  static_assert(c31, "nampi: bcast does not take parameter 'recv_type'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c32, "nampi: bcast does not take parameter 'recv_types'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c33, "nampi: bcast does not take parameter 'reorder'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...>;
-  static_assert(c34, "nampi: bcast does not take parameter 'send_buf'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c35, "nampi: bcast does not take parameter 'send_count'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c36, "nampi: bcast does not take parameter 'send_counts'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c37, "nampi: bcast does not take parameter 'send_displs'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c38, "nampi: bcast does not take parameter 'send_tag'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_type, Args...>;
-  static_assert(c39, "nampi: bcast does not take parameter 'send_type'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: bcast does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: bcast does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: bcast does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: bcast does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: bcast does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: bcast does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: bcast does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: bcast does not take parameter 'weights'");
+  static constexpr bool c8 = !nampi::detail::any_serialized<Args...> ||
+                             !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...> ||
+                             nampi::detail::role_of<nampi::param_id::send_recv_count, Args...>() !=
+                                 nampi::detail::role::in;
+  static_assert(c8,
+                "nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_recv_count_out() is fine)");
+  static constexpr bool c9 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c9,
+                "nampi: bcast: 'send_recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_recv_type_out() is fine)");
+  static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c10, "nampi: bcast does not take parameter 'degrees'");
+  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c11, "nampi: bcast does not take parameter 'dest'");
+  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c12, "nampi: bcast does not take parameter 'dest_weights'");
+  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c13, "nampi: bcast does not take parameter 'destinations'");
+  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c14, "nampi: bcast does not take parameter 'dims'");
+  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c15, "nampi: bcast does not take parameter 'flag'");
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c16, "nampi: bcast does not take parameter 'graph_edges'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c17, "nampi: bcast does not take parameter 'graph_index'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c18, "nampi: bcast does not take parameter 'indegree'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c19, "nampi: bcast does not take parameter 'info'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c20, "nampi: bcast does not take parameter 'message'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c21, "nampi: bcast does not take parameter 'ndims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c22, "nampi: bcast does not take parameter 'new_comm'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c23, "nampi: bcast does not take parameter 'nnodes'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c24, "nampi: bcast does not take parameter 'op'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c25, "nampi: bcast does not take parameter 'outdegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c26, "nampi: bcast does not take parameter 'partitions'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c27, "nampi: bcast does not take parameter 'periods'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::recv_buf, Args...>;
+  static_assert(c28, "nampi: bcast does not take parameter 'recv_buf'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c29, "nampi: bcast does not take parameter 'recv_count'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c30, "nampi: bcast does not take parameter 'recv_counts'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c31, "nampi: bcast does not take parameter 'recv_displs'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c32, "nampi: bcast does not take parameter 'recv_tag'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::recv_type, Args...>;
+  static_assert(c33, "nampi: bcast does not take parameter 'recv_type'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c34, "nampi: bcast does not take parameter 'recv_types'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c35, "nampi: bcast does not take parameter 'reorder'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...>;
+  static_assert(c36, "nampi: bcast does not take parameter 'send_buf'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c37, "nampi: bcast does not take parameter 'send_count'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c38, "nampi: bcast does not take parameter 'send_counts'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c39, "nampi: bcast does not take parameter 'send_displs'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c40, "nampi: bcast does not take parameter 'send_tag'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_type, Args...>;
+  static_assert(c41, "nampi: bcast does not take parameter 'send_type'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c42, "nampi: bcast does not take parameter 'send_types'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c43, "nampi: bcast does not take parameter 'source'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c44, "nampi: bcast does not take parameter 'source_count'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c45, "nampi: bcast does not take parameter 'source_weights'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c46, "nampi: bcast does not take parameter 'sources'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c47, "nampi: bcast does not take parameter 'status'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c48, "nampi: bcast does not take parameter 'tag'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c49, "nampi: bcast does not take parameter 'weights'");
   static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
                              c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
                              c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
                              c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49;
 };
 
 template <typename... Args>
@@ -5049,83 +5134,118 @@ struct gatherv_check {
   static constexpr bool c11 =
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c11, "nampi: gatherv: only 'send_buf' may be serialized");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c12, "nampi: gatherv does not take parameter 'degrees'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c13, "nampi: gatherv does not take parameter 'dest'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c14, "nampi: gatherv does not take parameter 'dest_weights'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c15, "nampi: gatherv does not take parameter 'destinations'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c16, "nampi: gatherv does not take parameter 'dims'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c17, "nampi: gatherv does not take parameter 'flag'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c18, "nampi: gatherv does not take parameter 'graph_edges'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c19, "nampi: gatherv does not take parameter 'graph_index'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c20, "nampi: gatherv does not take parameter 'indegree'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c21, "nampi: gatherv does not take parameter 'info'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c22, "nampi: gatherv does not take parameter 'message'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c23, "nampi: gatherv does not take parameter 'ndims'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c24, "nampi: gatherv does not take parameter 'new_comm'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c25, "nampi: gatherv does not take parameter 'nnodes'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c26, "nampi: gatherv does not take parameter 'op'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c27, "nampi: gatherv does not take parameter 'outdegree'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c28, "nampi: gatherv does not take parameter 'partitions'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c29, "nampi: gatherv does not take parameter 'periods'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c30, "nampi: gatherv does not take parameter 'recv_count'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c31, "nampi: gatherv does not take parameter 'recv_tag'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c32, "nampi: gatherv does not take parameter 'recv_types'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c33, "nampi: gatherv does not take parameter 'reorder'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c34, "nampi: gatherv does not take parameter 'send_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c35, "nampi: gatherv does not take parameter 'send_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c36, "nampi: gatherv does not take parameter 'send_recv_buf'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c37, "nampi: gatherv does not take parameter 'send_recv_count'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c38, "nampi: gatherv does not take parameter 'send_recv_type'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c39, "nampi: gatherv does not take parameter 'send_tag'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: gatherv does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: gatherv does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: gatherv does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: gatherv does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: gatherv does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: gatherv does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: gatherv does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: gatherv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+  static constexpr bool c12 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+  static_assert(c12,
+                "nampi: gatherv: 'send_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_count_out() is fine)");
+  static constexpr bool c13 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c13,
+                "nampi: gatherv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c14 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c14,
+                "nampi: gatherv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c15 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c15,
+                "nampi: gatherv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c16 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c16,
+                "nampi: gatherv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c17, "nampi: gatherv does not take parameter 'degrees'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c18, "nampi: gatherv does not take parameter 'dest'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c19, "nampi: gatherv does not take parameter 'dest_weights'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c20, "nampi: gatherv does not take parameter 'destinations'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c21, "nampi: gatherv does not take parameter 'dims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c22, "nampi: gatherv does not take parameter 'flag'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c23, "nampi: gatherv does not take parameter 'graph_edges'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c24, "nampi: gatherv does not take parameter 'graph_index'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c25, "nampi: gatherv does not take parameter 'indegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c26, "nampi: gatherv does not take parameter 'info'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c27, "nampi: gatherv does not take parameter 'message'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c28, "nampi: gatherv does not take parameter 'ndims'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c29, "nampi: gatherv does not take parameter 'new_comm'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c30, "nampi: gatherv does not take parameter 'nnodes'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c31, "nampi: gatherv does not take parameter 'op'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c32, "nampi: gatherv does not take parameter 'outdegree'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c33, "nampi: gatherv does not take parameter 'partitions'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c34, "nampi: gatherv does not take parameter 'periods'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c35, "nampi: gatherv does not take parameter 'recv_count'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: gatherv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: gatherv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: gatherv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c39, "nampi: gatherv does not take parameter 'send_counts'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c40, "nampi: gatherv does not take parameter 'send_displs'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: gatherv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: gatherv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: gatherv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: gatherv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: gatherv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: gatherv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: gatherv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: gatherv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: gatherv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: gatherv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: gatherv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: gatherv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -5632,85 +5752,120 @@ struct iallgatherv_check {
   static constexpr bool c10 =
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c10, "nampi: iallgatherv: only 'send_buf' may be serialized");
-  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c11, "nampi: iallgatherv does not take parameter 'degrees'");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c12, "nampi: iallgatherv does not take parameter 'dest'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c13, "nampi: iallgatherv does not take parameter 'dest_weights'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c14, "nampi: iallgatherv does not take parameter 'destinations'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c15, "nampi: iallgatherv does not take parameter 'dims'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c16, "nampi: iallgatherv does not take parameter 'flag'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c17, "nampi: iallgatherv does not take parameter 'graph_edges'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c18, "nampi: iallgatherv does not take parameter 'graph_index'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c19, "nampi: iallgatherv does not take parameter 'indegree'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c20, "nampi: iallgatherv does not take parameter 'info'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c21, "nampi: iallgatherv does not take parameter 'message'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c22, "nampi: iallgatherv does not take parameter 'ndims'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c23, "nampi: iallgatherv does not take parameter 'new_comm'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c24, "nampi: iallgatherv does not take parameter 'nnodes'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c25, "nampi: iallgatherv does not take parameter 'op'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c26, "nampi: iallgatherv does not take parameter 'outdegree'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c27, "nampi: iallgatherv does not take parameter 'partitions'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c28, "nampi: iallgatherv does not take parameter 'periods'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c29, "nampi: iallgatherv does not take parameter 'recv_count'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c30, "nampi: iallgatherv does not take parameter 'recv_tag'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c31, "nampi: iallgatherv does not take parameter 'recv_types'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c32, "nampi: iallgatherv does not take parameter 'reorder'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c33, "nampi: iallgatherv does not take parameter 'root'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c34, "nampi: iallgatherv does not take parameter 'send_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c35, "nampi: iallgatherv does not take parameter 'send_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c36, "nampi: iallgatherv does not take parameter 'send_recv_buf'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c37, "nampi: iallgatherv does not take parameter 'send_recv_count'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c38, "nampi: iallgatherv does not take parameter 'send_recv_type'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c39, "nampi: iallgatherv does not take parameter 'send_tag'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: iallgatherv does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: iallgatherv does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: iallgatherv does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: iallgatherv does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: iallgatherv does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: iallgatherv does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: iallgatherv does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: iallgatherv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+  static constexpr bool c11 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+  static_assert(c11,
+                "nampi: iallgatherv: 'send_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_count_out() is fine)");
+  static constexpr bool c12 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c12,
+                "nampi: iallgatherv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c13 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c13,
+                "nampi: iallgatherv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c14 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c14,
+                "nampi: iallgatherv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c15 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c15,
+                "nampi: iallgatherv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c16, "nampi: iallgatherv does not take parameter 'degrees'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c17, "nampi: iallgatherv does not take parameter 'dest'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c18, "nampi: iallgatherv does not take parameter 'dest_weights'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c19, "nampi: iallgatherv does not take parameter 'destinations'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c20, "nampi: iallgatherv does not take parameter 'dims'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c21, "nampi: iallgatherv does not take parameter 'flag'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c22, "nampi: iallgatherv does not take parameter 'graph_edges'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c23, "nampi: iallgatherv does not take parameter 'graph_index'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c24, "nampi: iallgatherv does not take parameter 'indegree'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c25, "nampi: iallgatherv does not take parameter 'info'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c26, "nampi: iallgatherv does not take parameter 'message'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c27, "nampi: iallgatherv does not take parameter 'ndims'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c28, "nampi: iallgatherv does not take parameter 'new_comm'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c29, "nampi: iallgatherv does not take parameter 'nnodes'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c30, "nampi: iallgatherv does not take parameter 'op'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c31, "nampi: iallgatherv does not take parameter 'outdegree'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c32, "nampi: iallgatherv does not take parameter 'partitions'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c33, "nampi: iallgatherv does not take parameter 'periods'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c34, "nampi: iallgatherv does not take parameter 'recv_count'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c35, "nampi: iallgatherv does not take parameter 'recv_tag'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c36, "nampi: iallgatherv does not take parameter 'recv_types'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c37, "nampi: iallgatherv does not take parameter 'reorder'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c38, "nampi: iallgatherv does not take parameter 'root'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c39, "nampi: iallgatherv does not take parameter 'send_counts'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c40, "nampi: iallgatherv does not take parameter 'send_displs'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: iallgatherv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: iallgatherv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: iallgatherv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: iallgatherv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: iallgatherv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: iallgatherv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: iallgatherv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: iallgatherv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: iallgatherv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: iallgatherv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: iallgatherv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: iallgatherv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -6401,83 +6556,119 @@ struct ialltoallv_check {
   static_assert(c16,
                 "nampi: ialltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c17, "nampi: ialltoallv does not take parameter 'degrees'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c18, "nampi: ialltoallv does not take parameter 'dest'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c19, "nampi: ialltoallv does not take parameter 'dest_weights'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c20, "nampi: ialltoallv does not take parameter 'destinations'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c21, "nampi: ialltoallv does not take parameter 'dims'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c22, "nampi: ialltoallv does not take parameter 'flag'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c23, "nampi: ialltoallv does not take parameter 'graph_edges'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c24, "nampi: ialltoallv does not take parameter 'graph_index'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c25, "nampi: ialltoallv does not take parameter 'indegree'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c26, "nampi: ialltoallv does not take parameter 'info'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c27, "nampi: ialltoallv does not take parameter 'message'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c28, "nampi: ialltoallv does not take parameter 'ndims'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c29, "nampi: ialltoallv does not take parameter 'new_comm'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c30, "nampi: ialltoallv does not take parameter 'nnodes'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c31, "nampi: ialltoallv does not take parameter 'op'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c32, "nampi: ialltoallv does not take parameter 'outdegree'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c33, "nampi: ialltoallv does not take parameter 'partitions'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c34, "nampi: ialltoallv does not take parameter 'periods'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c35, "nampi: ialltoallv does not take parameter 'recv_count'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c36, "nampi: ialltoallv does not take parameter 'recv_tag'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c37, "nampi: ialltoallv does not take parameter 'recv_types'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c38, "nampi: ialltoallv does not take parameter 'reorder'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
-  static_assert(c39, "nampi: ialltoallv does not take parameter 'root'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c40, "nampi: ialltoallv does not take parameter 'send_count'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c41, "nampi: ialltoallv does not take parameter 'send_recv_buf'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c42, "nampi: ialltoallv does not take parameter 'send_recv_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c43, "nampi: ialltoallv does not take parameter 'send_recv_type'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c44, "nampi: ialltoallv does not take parameter 'send_tag'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c45, "nampi: ialltoallv does not take parameter 'send_types'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c46, "nampi: ialltoallv does not take parameter 'source'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c47, "nampi: ialltoallv does not take parameter 'source_count'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c48, "nampi: ialltoallv does not take parameter 'source_weights'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c49, "nampi: ialltoallv does not take parameter 'sources'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c50, "nampi: ialltoallv does not take parameter 'status'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c51, "nampi: ialltoallv does not take parameter 'tag'");
-  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c52, "nampi: ialltoallv does not take parameter 'weights'");
-  static constexpr bool ok =
-      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
-      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
-      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
+  static constexpr bool c17 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c17,
+                "nampi: ialltoallv: 'send_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_displs_out() is fine)");
+  static constexpr bool c18 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c18,
+                "nampi: ialltoallv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c19 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c19,
+                "nampi: ialltoallv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c20 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c20,
+                "nampi: ialltoallv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c21 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c21,
+                "nampi: ialltoallv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c22, "nampi: ialltoallv does not take parameter 'degrees'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c23, "nampi: ialltoallv does not take parameter 'dest'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c24, "nampi: ialltoallv does not take parameter 'dest_weights'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c25, "nampi: ialltoallv does not take parameter 'destinations'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c26, "nampi: ialltoallv does not take parameter 'dims'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c27, "nampi: ialltoallv does not take parameter 'flag'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c28, "nampi: ialltoallv does not take parameter 'graph_edges'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c29, "nampi: ialltoallv does not take parameter 'graph_index'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c30, "nampi: ialltoallv does not take parameter 'indegree'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c31, "nampi: ialltoallv does not take parameter 'info'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c32, "nampi: ialltoallv does not take parameter 'message'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c33, "nampi: ialltoallv does not take parameter 'ndims'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c34, "nampi: ialltoallv does not take parameter 'new_comm'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c35, "nampi: ialltoallv does not take parameter 'nnodes'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c36, "nampi: ialltoallv does not take parameter 'op'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c37, "nampi: ialltoallv does not take parameter 'outdegree'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c38, "nampi: ialltoallv does not take parameter 'partitions'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c39, "nampi: ialltoallv does not take parameter 'periods'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c40, "nampi: ialltoallv does not take parameter 'recv_count'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c41, "nampi: ialltoallv does not take parameter 'recv_tag'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c42, "nampi: ialltoallv does not take parameter 'recv_types'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c43, "nampi: ialltoallv does not take parameter 'reorder'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::root, Args...>;
+  static_assert(c44, "nampi: ialltoallv does not take parameter 'root'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c45, "nampi: ialltoallv does not take parameter 'send_count'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c46, "nampi: ialltoallv does not take parameter 'send_recv_buf'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c47, "nampi: ialltoallv does not take parameter 'send_recv_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c48, "nampi: ialltoallv does not take parameter 'send_recv_type'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c49, "nampi: ialltoallv does not take parameter 'send_tag'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c50, "nampi: ialltoallv does not take parameter 'send_types'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c51, "nampi: ialltoallv does not take parameter 'source'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c52, "nampi: ialltoallv does not take parameter 'source_count'");
+  static constexpr bool c53 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c53, "nampi: ialltoallv does not take parameter 'source_weights'");
+  static constexpr bool c54 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c54, "nampi: ialltoallv does not take parameter 'sources'");
+  static constexpr bool c55 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c55, "nampi: ialltoallv does not take parameter 'status'");
+  static constexpr bool c56 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c56, "nampi: ialltoallv does not take parameter 'tag'");
+  static constexpr bool c57 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c57, "nampi: ialltoallv does not take parameter 'weights'");
+  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
+                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
+                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
+                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 &&
+                             c51 && c52 && c53 && c54 && c55 && c56 && c57;
 };
 
 template <typename... Args>
@@ -6758,91 +6949,105 @@ struct ibcast_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_recv_buf>,
                                      Args...>;
   static_assert(c7, "nampi: ibcast: only 'send_recv_buf' may be serialized");
-  static constexpr bool c8 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c8, "nampi: ibcast does not take parameter 'degrees'");
-  static constexpr bool c9 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c9, "nampi: ibcast does not take parameter 'dest'");
-  static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c10, "nampi: ibcast does not take parameter 'dest_weights'");
-  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c11, "nampi: ibcast does not take parameter 'destinations'");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c12, "nampi: ibcast does not take parameter 'dims'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c13, "nampi: ibcast does not take parameter 'flag'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c14, "nampi: ibcast does not take parameter 'graph_edges'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c15, "nampi: ibcast does not take parameter 'graph_index'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c16, "nampi: ibcast does not take parameter 'indegree'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c17, "nampi: ibcast does not take parameter 'info'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c18, "nampi: ibcast does not take parameter 'message'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c19, "nampi: ibcast does not take parameter 'ndims'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c20, "nampi: ibcast does not take parameter 'new_comm'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c21, "nampi: ibcast does not take parameter 'nnodes'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c22, "nampi: ibcast does not take parameter 'op'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c23, "nampi: ibcast does not take parameter 'outdegree'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c24, "nampi: ibcast does not take parameter 'partitions'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c25, "nampi: ibcast does not take parameter 'periods'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::recv_buf, Args...>;
-  static_assert(c26, "nampi: ibcast does not take parameter 'recv_buf'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c27, "nampi: ibcast does not take parameter 'recv_count'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c28, "nampi: ibcast does not take parameter 'recv_counts'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c29, "nampi: ibcast does not take parameter 'recv_displs'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c30, "nampi: ibcast does not take parameter 'recv_tag'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_type, Args...>;
-  static_assert(c31, "nampi: ibcast does not take parameter 'recv_type'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c32, "nampi: ibcast does not take parameter 'recv_types'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c33, "nampi: ibcast does not take parameter 'reorder'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...>;
-  static_assert(c34, "nampi: ibcast does not take parameter 'send_buf'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c35, "nampi: ibcast does not take parameter 'send_count'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c36, "nampi: ibcast does not take parameter 'send_counts'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c37, "nampi: ibcast does not take parameter 'send_displs'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c38, "nampi: ibcast does not take parameter 'send_tag'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_type, Args...>;
-  static_assert(c39, "nampi: ibcast does not take parameter 'send_type'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: ibcast does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: ibcast does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: ibcast does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: ibcast does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: ibcast does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: ibcast does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: ibcast does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: ibcast does not take parameter 'weights'");
+  static constexpr bool c8 = !nampi::detail::any_serialized<Args...> ||
+                             !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...> ||
+                             nampi::detail::role_of<nampi::param_id::send_recv_count, Args...>() !=
+                                 nampi::detail::role::in;
+  static_assert(c8,
+                "nampi: ibcast: 'send_recv_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_recv_count_out() is fine)");
+  static constexpr bool c9 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c9,
+                "nampi: ibcast: 'send_recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_recv_type_out() is fine)");
+  static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c10, "nampi: ibcast does not take parameter 'degrees'");
+  static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c11, "nampi: ibcast does not take parameter 'dest'");
+  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c12, "nampi: ibcast does not take parameter 'dest_weights'");
+  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c13, "nampi: ibcast does not take parameter 'destinations'");
+  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c14, "nampi: ibcast does not take parameter 'dims'");
+  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c15, "nampi: ibcast does not take parameter 'flag'");
+  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c16, "nampi: ibcast does not take parameter 'graph_edges'");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c17, "nampi: ibcast does not take parameter 'graph_index'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c18, "nampi: ibcast does not take parameter 'indegree'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c19, "nampi: ibcast does not take parameter 'info'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c20, "nampi: ibcast does not take parameter 'message'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c21, "nampi: ibcast does not take parameter 'ndims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c22, "nampi: ibcast does not take parameter 'new_comm'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c23, "nampi: ibcast does not take parameter 'nnodes'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c24, "nampi: ibcast does not take parameter 'op'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c25, "nampi: ibcast does not take parameter 'outdegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c26, "nampi: ibcast does not take parameter 'partitions'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c27, "nampi: ibcast does not take parameter 'periods'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::recv_buf, Args...>;
+  static_assert(c28, "nampi: ibcast does not take parameter 'recv_buf'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c29, "nampi: ibcast does not take parameter 'recv_count'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c30, "nampi: ibcast does not take parameter 'recv_counts'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c31, "nampi: ibcast does not take parameter 'recv_displs'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c32, "nampi: ibcast does not take parameter 'recv_tag'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::recv_type, Args...>;
+  static_assert(c33, "nampi: ibcast does not take parameter 'recv_type'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c34, "nampi: ibcast does not take parameter 'recv_types'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c35, "nampi: ibcast does not take parameter 'reorder'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_buf, Args...>;
+  static_assert(c36, "nampi: ibcast does not take parameter 'send_buf'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c37, "nampi: ibcast does not take parameter 'send_count'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c38, "nampi: ibcast does not take parameter 'send_counts'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c39, "nampi: ibcast does not take parameter 'send_displs'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c40, "nampi: ibcast does not take parameter 'send_tag'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_type, Args...>;
+  static_assert(c41, "nampi: ibcast does not take parameter 'send_type'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c42, "nampi: ibcast does not take parameter 'send_types'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c43, "nampi: ibcast does not take parameter 'source'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c44, "nampi: ibcast does not take parameter 'source_count'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c45, "nampi: ibcast does not take parameter 'source_weights'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c46, "nampi: ibcast does not take parameter 'sources'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c47, "nampi: ibcast does not take parameter 'status'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c48, "nampi: ibcast does not take parameter 'tag'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c49, "nampi: ibcast does not take parameter 'weights'");
   static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
                              c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
                              c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
                              c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49;
 };
 
 template <typename... Args>
@@ -7561,83 +7766,118 @@ struct igatherv_check {
   static constexpr bool c11 =
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c11, "nampi: igatherv: only 'send_buf' may be serialized");
-  static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c12, "nampi: igatherv does not take parameter 'degrees'");
-  static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c13, "nampi: igatherv does not take parameter 'dest'");
-  static constexpr bool c14 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c14, "nampi: igatherv does not take parameter 'dest_weights'");
-  static constexpr bool c15 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c15, "nampi: igatherv does not take parameter 'destinations'");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c16, "nampi: igatherv does not take parameter 'dims'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c17, "nampi: igatherv does not take parameter 'flag'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c18, "nampi: igatherv does not take parameter 'graph_edges'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c19, "nampi: igatherv does not take parameter 'graph_index'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c20, "nampi: igatherv does not take parameter 'indegree'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c21, "nampi: igatherv does not take parameter 'info'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c22, "nampi: igatherv does not take parameter 'message'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c23, "nampi: igatherv does not take parameter 'ndims'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c24, "nampi: igatherv does not take parameter 'new_comm'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c25, "nampi: igatherv does not take parameter 'nnodes'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c26, "nampi: igatherv does not take parameter 'op'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c27, "nampi: igatherv does not take parameter 'outdegree'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c28, "nampi: igatherv does not take parameter 'partitions'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c29, "nampi: igatherv does not take parameter 'periods'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
-  static_assert(c30, "nampi: igatherv does not take parameter 'recv_count'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c31, "nampi: igatherv does not take parameter 'recv_tag'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c32, "nampi: igatherv does not take parameter 'recv_types'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c33, "nampi: igatherv does not take parameter 'reorder'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
-  static_assert(c34, "nampi: igatherv does not take parameter 'send_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
-  static_assert(c35, "nampi: igatherv does not take parameter 'send_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c36, "nampi: igatherv does not take parameter 'send_recv_buf'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c37, "nampi: igatherv does not take parameter 'send_recv_count'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c38, "nampi: igatherv does not take parameter 'send_recv_type'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c39, "nampi: igatherv does not take parameter 'send_tag'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c40, "nampi: igatherv does not take parameter 'send_types'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c41, "nampi: igatherv does not take parameter 'source'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c42, "nampi: igatherv does not take parameter 'source_count'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c43, "nampi: igatherv does not take parameter 'source_weights'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c44, "nampi: igatherv does not take parameter 'sources'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c45, "nampi: igatherv does not take parameter 'status'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c46, "nampi: igatherv does not take parameter 'tag'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c47, "nampi: igatherv does not take parameter 'weights'");
-  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
-                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
-                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
-                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-                             c41 && c42 && c43 && c44 && c45 && c46 && c47;
+  static constexpr bool c12 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+  static_assert(c12,
+                "nampi: igatherv: 'send_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_count_out() is fine)");
+  static constexpr bool c13 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c13,
+                "nampi: igatherv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c14 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+  static_assert(c14,
+                "nampi: igatherv: 'recv_counts' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+  static constexpr bool c15 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c15,
+                "nampi: igatherv: 'recv_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+  static constexpr bool c16 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c16,
+                "nampi: igatherv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c17, "nampi: igatherv does not take parameter 'degrees'");
+  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c18, "nampi: igatherv does not take parameter 'dest'");
+  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c19, "nampi: igatherv does not take parameter 'dest_weights'");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c20, "nampi: igatherv does not take parameter 'destinations'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c21, "nampi: igatherv does not take parameter 'dims'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c22, "nampi: igatherv does not take parameter 'flag'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c23, "nampi: igatherv does not take parameter 'graph_edges'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c24, "nampi: igatherv does not take parameter 'graph_index'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c25, "nampi: igatherv does not take parameter 'indegree'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c26, "nampi: igatherv does not take parameter 'info'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c27, "nampi: igatherv does not take parameter 'message'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c28, "nampi: igatherv does not take parameter 'ndims'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c29, "nampi: igatherv does not take parameter 'new_comm'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c30, "nampi: igatherv does not take parameter 'nnodes'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c31, "nampi: igatherv does not take parameter 'op'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c32, "nampi: igatherv does not take parameter 'outdegree'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c33, "nampi: igatherv does not take parameter 'partitions'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c34, "nampi: igatherv does not take parameter 'periods'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_count, Args...>;
+  static_assert(c35, "nampi: igatherv does not take parameter 'recv_count'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c36, "nampi: igatherv does not take parameter 'recv_tag'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c37, "nampi: igatherv does not take parameter 'recv_types'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c38, "nampi: igatherv does not take parameter 'reorder'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_counts, Args...>;
+  static_assert(c39, "nampi: igatherv does not take parameter 'send_counts'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_displs, Args...>;
+  static_assert(c40, "nampi: igatherv does not take parameter 'send_displs'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c41, "nampi: igatherv does not take parameter 'send_recv_buf'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c42, "nampi: igatherv does not take parameter 'send_recv_count'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c43, "nampi: igatherv does not take parameter 'send_recv_type'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c44, "nampi: igatherv does not take parameter 'send_tag'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c45, "nampi: igatherv does not take parameter 'send_types'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c46, "nampi: igatherv does not take parameter 'source'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c47, "nampi: igatherv does not take parameter 'source_count'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c48, "nampi: igatherv does not take parameter 'source_weights'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c49, "nampi: igatherv does not take parameter 'sources'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c50, "nampi: igatherv does not take parameter 'status'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c51, "nampi: igatherv does not take parameter 'tag'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c52, "nampi: igatherv does not take parameter 'weights'");
+  static constexpr bool ok =
+      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
+      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
+      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51 && c52;
 };
 
 template <typename... Args>
@@ -8607,83 +8847,112 @@ struct iscatterv_check {
   static_assert(c15,
                 "nampi: iscatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c16, "nampi: iscatterv does not take parameter 'degrees'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c17, "nampi: iscatterv does not take parameter 'dest'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c18, "nampi: iscatterv does not take parameter 'dest_weights'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c19, "nampi: iscatterv does not take parameter 'destinations'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c20, "nampi: iscatterv does not take parameter 'dims'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c21, "nampi: iscatterv does not take parameter 'flag'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c22, "nampi: iscatterv does not take parameter 'graph_edges'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c23, "nampi: iscatterv does not take parameter 'graph_index'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c24, "nampi: iscatterv does not take parameter 'indegree'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c25, "nampi: iscatterv does not take parameter 'info'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c26, "nampi: iscatterv does not take parameter 'message'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c27, "nampi: iscatterv does not take parameter 'ndims'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c28, "nampi: iscatterv does not take parameter 'new_comm'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c29, "nampi: iscatterv does not take parameter 'nnodes'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c30, "nampi: iscatterv does not take parameter 'op'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c31, "nampi: iscatterv does not take parameter 'outdegree'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c32, "nampi: iscatterv does not take parameter 'partitions'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c33, "nampi: iscatterv does not take parameter 'periods'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c34, "nampi: iscatterv does not take parameter 'recv_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c35, "nampi: iscatterv does not take parameter 'recv_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c36, "nampi: iscatterv does not take parameter 'recv_tag'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c37, "nampi: iscatterv does not take parameter 'recv_types'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c38, "nampi: iscatterv does not take parameter 'reorder'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c39, "nampi: iscatterv does not take parameter 'send_count'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c40, "nampi: iscatterv does not take parameter 'send_recv_buf'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c41, "nampi: iscatterv does not take parameter 'send_recv_count'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c42, "nampi: iscatterv does not take parameter 'send_recv_type'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c43, "nampi: iscatterv does not take parameter 'send_tag'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c44, "nampi: iscatterv does not take parameter 'send_types'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c45, "nampi: iscatterv does not take parameter 'source'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c46, "nampi: iscatterv does not take parameter 'source_count'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c47, "nampi: iscatterv does not take parameter 'source_weights'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c48, "nampi: iscatterv does not take parameter 'sources'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c49, "nampi: iscatterv does not take parameter 'status'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c50, "nampi: iscatterv does not take parameter 'tag'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c51, "nampi: iscatterv does not take parameter 'weights'");
-  static constexpr bool ok =
-      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
-      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
-      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
+  static constexpr bool c16 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c16,
+                "nampi: iscatterv: 'send_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_displs_out() is fine)");
+  static constexpr bool c17 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c17,
+                "nampi: iscatterv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c18 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+  static_assert(c18,
+                "nampi: iscatterv: 'recv_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_count_out() is fine)");
+  static constexpr bool c19 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c19,
+                "nampi: iscatterv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c20, "nampi: iscatterv does not take parameter 'degrees'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c21, "nampi: iscatterv does not take parameter 'dest'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c22, "nampi: iscatterv does not take parameter 'dest_weights'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c23, "nampi: iscatterv does not take parameter 'destinations'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c24, "nampi: iscatterv does not take parameter 'dims'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c25, "nampi: iscatterv does not take parameter 'flag'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c26, "nampi: iscatterv does not take parameter 'graph_edges'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c27, "nampi: iscatterv does not take parameter 'graph_index'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c28, "nampi: iscatterv does not take parameter 'indegree'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c29, "nampi: iscatterv does not take parameter 'info'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c30, "nampi: iscatterv does not take parameter 'message'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c31, "nampi: iscatterv does not take parameter 'ndims'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c32, "nampi: iscatterv does not take parameter 'new_comm'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c33, "nampi: iscatterv does not take parameter 'nnodes'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c34, "nampi: iscatterv does not take parameter 'op'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c35, "nampi: iscatterv does not take parameter 'outdegree'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c36, "nampi: iscatterv does not take parameter 'partitions'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c37, "nampi: iscatterv does not take parameter 'periods'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c38, "nampi: iscatterv does not take parameter 'recv_counts'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c39, "nampi: iscatterv does not take parameter 'recv_displs'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c40, "nampi: iscatterv does not take parameter 'recv_tag'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c41, "nampi: iscatterv does not take parameter 'recv_types'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c42, "nampi: iscatterv does not take parameter 'reorder'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c43, "nampi: iscatterv does not take parameter 'send_count'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c44, "nampi: iscatterv does not take parameter 'send_recv_buf'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c45, "nampi: iscatterv does not take parameter 'send_recv_count'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c46, "nampi: iscatterv does not take parameter 'send_recv_type'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c47, "nampi: iscatterv does not take parameter 'send_tag'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c48, "nampi: iscatterv does not take parameter 'send_types'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c49, "nampi: iscatterv does not take parameter 'source'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c50, "nampi: iscatterv does not take parameter 'source_count'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c51, "nampi: iscatterv does not take parameter 'source_weights'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c52, "nampi: iscatterv does not take parameter 'sources'");
+  static constexpr bool c53 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c53, "nampi: iscatterv does not take parameter 'status'");
+  static constexpr bool c54 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c54, "nampi: iscatterv does not take parameter 'tag'");
+  static constexpr bool c55 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c55, "nampi: iscatterv does not take parameter 'weights'");
+  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
+                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
+                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
+                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 &&
+                             c51 && c52 && c53 && c54 && c55;
 };
 
 template <typename... Args>
@@ -10604,83 +10873,112 @@ struct scatterv_check {
   static_assert(c15,
                 "nampi: scatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
-  static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
-  static_assert(c16, "nampi: scatterv does not take parameter 'degrees'");
-  static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
-  static_assert(c17, "nampi: scatterv does not take parameter 'dest'");
-  static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
-  static_assert(c18, "nampi: scatterv does not take parameter 'dest_weights'");
-  static constexpr bool c19 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
-  static_assert(c19, "nampi: scatterv does not take parameter 'destinations'");
-  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
-  static_assert(c20, "nampi: scatterv does not take parameter 'dims'");
-  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
-  static_assert(c21, "nampi: scatterv does not take parameter 'flag'");
-  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
-  static_assert(c22, "nampi: scatterv does not take parameter 'graph_edges'");
-  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
-  static_assert(c23, "nampi: scatterv does not take parameter 'graph_index'");
-  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
-  static_assert(c24, "nampi: scatterv does not take parameter 'indegree'");
-  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
-  static_assert(c25, "nampi: scatterv does not take parameter 'info'");
-  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
-  static_assert(c26, "nampi: scatterv does not take parameter 'message'");
-  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
-  static_assert(c27, "nampi: scatterv does not take parameter 'ndims'");
-  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
-  static_assert(c28, "nampi: scatterv does not take parameter 'new_comm'");
-  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
-  static_assert(c29, "nampi: scatterv does not take parameter 'nnodes'");
-  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
-  static_assert(c30, "nampi: scatterv does not take parameter 'op'");
-  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
-  static_assert(c31, "nampi: scatterv does not take parameter 'outdegree'");
-  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
-  static_assert(c32, "nampi: scatterv does not take parameter 'partitions'");
-  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
-  static_assert(c33, "nampi: scatterv does not take parameter 'periods'");
-  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
-  static_assert(c34, "nampi: scatterv does not take parameter 'recv_counts'");
-  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
-  static_assert(c35, "nampi: scatterv does not take parameter 'recv_displs'");
-  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
-  static_assert(c36, "nampi: scatterv does not take parameter 'recv_tag'");
-  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
-  static_assert(c37, "nampi: scatterv does not take parameter 'recv_types'");
-  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
-  static_assert(c38, "nampi: scatterv does not take parameter 'reorder'");
-  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
-  static_assert(c39, "nampi: scatterv does not take parameter 'send_count'");
-  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
-  static_assert(c40, "nampi: scatterv does not take parameter 'send_recv_buf'");
-  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
-  static_assert(c41, "nampi: scatterv does not take parameter 'send_recv_count'");
-  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
-  static_assert(c42, "nampi: scatterv does not take parameter 'send_recv_type'");
-  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
-  static_assert(c43, "nampi: scatterv does not take parameter 'send_tag'");
-  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
-  static_assert(c44, "nampi: scatterv does not take parameter 'send_types'");
-  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
-  static_assert(c45, "nampi: scatterv does not take parameter 'source'");
-  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
-  static_assert(c46, "nampi: scatterv does not take parameter 'source_count'");
-  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
-  static_assert(c47, "nampi: scatterv does not take parameter 'source_weights'");
-  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
-  static_assert(c48, "nampi: scatterv does not take parameter 'sources'");
-  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
-  static_assert(c49, "nampi: scatterv does not take parameter 'status'");
-  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
-  static_assert(c50, "nampi: scatterv does not take parameter 'tag'");
-  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
-  static_assert(c51, "nampi: scatterv does not take parameter 'weights'");
-  static constexpr bool ok =
-      c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 && c11 && c12 && c13 && c14 &&
-      c15 && c16 && c17 && c18 && c19 && c20 && c21 && c22 && c23 && c24 && c25 && c26 && c27 &&
-      c28 && c29 && c30 && c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
-      c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 && c51;
+  static constexpr bool c16 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+  static_assert(c16,
+                "nampi: scatterv: 'send_displs' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_displs_out() is fine)");
+  static constexpr bool c17 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+  static_assert(c17,
+                "nampi: scatterv: 'send_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with send_type_out() is fine)");
+  static constexpr bool c18 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+  static_assert(c18,
+                "nampi: scatterv: 'recv_count' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_count_out() is fine)");
+  static constexpr bool c19 =
+      !nampi::detail::any_serialized<Args...> ||
+      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
+      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+  static_assert(c19,
+                "nampi: scatterv: 'recv_type' describes the serialized bytes, which the call "
+                "computes; do not give it (asking it back with recv_type_out() is fine)");
+  static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
+  static_assert(c20, "nampi: scatterv does not take parameter 'degrees'");
+  static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
+  static_assert(c21, "nampi: scatterv does not take parameter 'dest'");
+  static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
+  static_assert(c22, "nampi: scatterv does not take parameter 'dest_weights'");
+  static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::destinations, Args...>;
+  static_assert(c23, "nampi: scatterv does not take parameter 'destinations'");
+  static constexpr bool c24 = !nampi::detail::has_param<nampi::param_id::dims, Args...>;
+  static_assert(c24, "nampi: scatterv does not take parameter 'dims'");
+  static constexpr bool c25 = !nampi::detail::has_param<nampi::param_id::flag, Args...>;
+  static_assert(c25, "nampi: scatterv does not take parameter 'flag'");
+  static constexpr bool c26 = !nampi::detail::has_param<nampi::param_id::graph_edges, Args...>;
+  static_assert(c26, "nampi: scatterv does not take parameter 'graph_edges'");
+  static constexpr bool c27 = !nampi::detail::has_param<nampi::param_id::graph_index, Args...>;
+  static_assert(c27, "nampi: scatterv does not take parameter 'graph_index'");
+  static constexpr bool c28 = !nampi::detail::has_param<nampi::param_id::indegree, Args...>;
+  static_assert(c28, "nampi: scatterv does not take parameter 'indegree'");
+  static constexpr bool c29 = !nampi::detail::has_param<nampi::param_id::info, Args...>;
+  static_assert(c29, "nampi: scatterv does not take parameter 'info'");
+  static constexpr bool c30 = !nampi::detail::has_param<nampi::param_id::message, Args...>;
+  static_assert(c30, "nampi: scatterv does not take parameter 'message'");
+  static constexpr bool c31 = !nampi::detail::has_param<nampi::param_id::ndims, Args...>;
+  static_assert(c31, "nampi: scatterv does not take parameter 'ndims'");
+  static constexpr bool c32 = !nampi::detail::has_param<nampi::param_id::new_comm, Args...>;
+  static_assert(c32, "nampi: scatterv does not take parameter 'new_comm'");
+  static constexpr bool c33 = !nampi::detail::has_param<nampi::param_id::nnodes, Args...>;
+  static_assert(c33, "nampi: scatterv does not take parameter 'nnodes'");
+  static constexpr bool c34 = !nampi::detail::has_param<nampi::param_id::op, Args...>;
+  static_assert(c34, "nampi: scatterv does not take parameter 'op'");
+  static constexpr bool c35 = !nampi::detail::has_param<nampi::param_id::outdegree, Args...>;
+  static_assert(c35, "nampi: scatterv does not take parameter 'outdegree'");
+  static constexpr bool c36 = !nampi::detail::has_param<nampi::param_id::partitions, Args...>;
+  static_assert(c36, "nampi: scatterv does not take parameter 'partitions'");
+  static constexpr bool c37 = !nampi::detail::has_param<nampi::param_id::periods, Args...>;
+  static_assert(c37, "nampi: scatterv does not take parameter 'periods'");
+  static constexpr bool c38 = !nampi::detail::has_param<nampi::param_id::recv_counts, Args...>;
+  static_assert(c38, "nampi: scatterv does not take parameter 'recv_counts'");
+  static constexpr bool c39 = !nampi::detail::has_param<nampi::param_id::recv_displs, Args...>;
+  static_assert(c39, "nampi: scatterv does not take parameter 'recv_displs'");
+  static constexpr bool c40 = !nampi::detail::has_param<nampi::param_id::recv_tag, Args...>;
+  static_assert(c40, "nampi: scatterv does not take parameter 'recv_tag'");
+  static constexpr bool c41 = !nampi::detail::has_param<nampi::param_id::recv_types, Args...>;
+  static_assert(c41, "nampi: scatterv does not take parameter 'recv_types'");
+  static constexpr bool c42 = !nampi::detail::has_param<nampi::param_id::reorder, Args...>;
+  static_assert(c42, "nampi: scatterv does not take parameter 'reorder'");
+  static constexpr bool c43 = !nampi::detail::has_param<nampi::param_id::send_count, Args...>;
+  static_assert(c43, "nampi: scatterv does not take parameter 'send_count'");
+  static constexpr bool c44 = !nampi::detail::has_param<nampi::param_id::send_recv_buf, Args...>;
+  static_assert(c44, "nampi: scatterv does not take parameter 'send_recv_buf'");
+  static constexpr bool c45 = !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...>;
+  static_assert(c45, "nampi: scatterv does not take parameter 'send_recv_count'");
+  static constexpr bool c46 = !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...>;
+  static_assert(c46, "nampi: scatterv does not take parameter 'send_recv_type'");
+  static constexpr bool c47 = !nampi::detail::has_param<nampi::param_id::send_tag, Args...>;
+  static_assert(c47, "nampi: scatterv does not take parameter 'send_tag'");
+  static constexpr bool c48 = !nampi::detail::has_param<nampi::param_id::send_types, Args...>;
+  static_assert(c48, "nampi: scatterv does not take parameter 'send_types'");
+  static constexpr bool c49 = !nampi::detail::has_param<nampi::param_id::source, Args...>;
+  static_assert(c49, "nampi: scatterv does not take parameter 'source'");
+  static constexpr bool c50 = !nampi::detail::has_param<nampi::param_id::source_count, Args...>;
+  static_assert(c50, "nampi: scatterv does not take parameter 'source_count'");
+  static constexpr bool c51 = !nampi::detail::has_param<nampi::param_id::source_weights, Args...>;
+  static_assert(c51, "nampi: scatterv does not take parameter 'source_weights'");
+  static constexpr bool c52 = !nampi::detail::has_param<nampi::param_id::sources, Args...>;
+  static_assert(c52, "nampi: scatterv does not take parameter 'sources'");
+  static constexpr bool c53 = !nampi::detail::has_param<nampi::param_id::status, Args...>;
+  static_assert(c53, "nampi: scatterv does not take parameter 'status'");
+  static constexpr bool c54 = !nampi::detail::has_param<nampi::param_id::tag, Args...>;
+  static_assert(c54, "nampi: scatterv does not take parameter 'tag'");
+  static constexpr bool c55 = !nampi::detail::has_param<nampi::param_id::weights, Args...>;
+  static_assert(c55, "nampi: scatterv does not take parameter 'weights'");
+  static constexpr bool ok = c0 && c1 && c2 && c3 && c4 && c5 && c6 && c7 && c8 && c9 && c10 &&
+                             c11 && c12 && c13 && c14 && c15 && c16 && c17 && c18 && c19 && c20 &&
+                             c21 && c22 && c23 && c24 && c25 && c26 && c27 && c28 && c29 && c30 &&
+                             c31 && c32 && c33 && c34 && c35 && c36 && c37 && c38 && c39 && c40 &&
+                             c41 && c42 && c43 && c44 && c45 && c46 && c47 && c48 && c49 && c50 &&
+                             c51 && c52 && c53 && c54 && c55;
 };
 
 template <typename... Args>

@@ -1,0 +1,15 @@
+// Misuse: a serialized buffer's count is its number of bytes, which the call
+// computes (and broadcasts); a count the caller gives could not match it.
+// expect-error: nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call computes
+#include <nampi/nampi.hpp>
+#include <nampi/serialization.hpp>
+#include <string>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  std::string word = "word";
+  comm.bcast(send_recv_buf(nampi::as_serialized(word)), send_recv_count(4));
+}
