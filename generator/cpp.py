@@ -293,7 +293,7 @@ def _reduce_local(binding: Binding, form: Form, args: list[str], i: int) -> list
     return [state, _call(binding.mpi, reduced)]
 
 
-def _emulated_call(binding: Binding, form: Form, large: list[str]) -> str:
+def _alltoallw_emulation(binding: Binding, form: Form, large: list[str]) -> str:
     """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the blocks built
     from the twin's arguments up to the communicator, issued blocking, nonblocking (kept in the
     result's emulation slot) or persistent (with the info argument)."""
@@ -308,8 +308,9 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     checks its scalar counts (large_count.hpp): the int function if all fit an int, else
     the twin where the MPI has it (int arrays converted to its types), else the int
     function with each count as one element of a derived datatype. Reductions (builtin ops
-    need builtin types) marked `large_count_fallback: chunks` run in chunks instead; other
-    reductions and a large count beside int counts arrays have no emulation: a usage_error.
+    need builtin types) follow `large_count_fallback`: the blocking `chunks` run in chunks, the
+    others reduce one derived element with a wrapper op (`reduce_local`); a reduction without
+    the key and a large count beside int counts arrays have no emulation: a usage_error.
     Counts or displacements arrays the caller gives as MPI_Count / MPI_Aint take the twin
     (decided at compile time); if the MPI lacks it, a binding marked `large_count_fallback:
     alltoallw` emulates it, and any other call is a compile error."""
@@ -350,7 +351,7 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     if arrays:
         names = ", ".join(f"decltype({form.mpi_args[i]})" for i in arrays)
         missing = (
-            _emulated_call(binding, form, large)
+            _alltoallw_emulation(binding, form, large)
             if binding.large_count_alltoallw
             else f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
             f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '

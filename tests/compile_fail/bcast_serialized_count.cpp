@@ -1,6 +1,7 @@
 // Misuse: a serialized buffer's count is its number of bytes, which the call
 // computes (and broadcasts); a count the caller gives could not match it.
-// expect-error: nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call computes
+// expect-error: nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call
+// computes
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

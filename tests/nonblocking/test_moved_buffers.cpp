@@ -5,8 +5,8 @@
 #include <nampi_pmpi_counter.h>
 
 #include <map>
-#include <optional>
 #include <nampi/nampi.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>

@@ -31,7 +31,8 @@ TEST_CASE("send_init and recv_init on a ring, started together with one MPI_Star
       CHECK(recv.started());
       send.wait();
       const std::vector<int>& got = recv.wait();
-      CHECK(got == std::vector<int>{10 * left + round, 10 * left + 1 + round, 10 * left + 2 + round});
+      CHECK(got ==
+            std::vector<int>{10 * left + round, 10 * left + 1 + round, 10 * left + 2 + round});
     }
   }
   CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Recv_init", 1},
@@ -60,10 +61,9 @@ TEST_CASE("allreduce_single_init: three starts reuse one request and one result"
       CHECK(&total == &sum.value());  // the same storage every round
     }
   }
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Allreduce_init", 1},
-                                              {"MPI_Request_free", 1},
-                                              {"MPI_Start", 3},
-                                              {"MPI_Wait", 3}});
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{
+            {"MPI_Allreduce_init", 1}, {"MPI_Request_free", 1}, {"MPI_Start", 3}, {"MPI_Wait", 3}});
 }
 
 TEST_CASE("allgatherv_init: counts inferred once, the view holds buffer and counts") {
@@ -97,10 +97,9 @@ TEST_CASE("a started call that is destroyed is waited for, then freed") {
     auto barrier = comm.barrier_init();
     barrier.start();
   }
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Barrier_init", 1},
-                                              {"MPI_Request_free", 1},
-                                              {"MPI_Start", 1},
-                                              {"MPI_Wait", 1}});
+  CHECK(nampi_pmpi::snapshot() ==
+        call_counts{
+            {"MPI_Barrier_init", 1}, {"MPI_Request_free", 1}, {"MPI_Start", 1}, {"MPI_Wait", 1}});
 }
 
 TEST_CASE("test() polls a started call; value() reads it after completion") {

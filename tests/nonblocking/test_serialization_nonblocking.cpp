@@ -17,22 +17,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "serialization_test_types.hpp"
+
 using namespace nampi::params;
 using call_counts = std::map<std::string, unsigned long long>;
-using dict = std::map<std::string, std::vector<int>>;
+using nampi_test::dict;
+using nampi_test::record;
 
 namespace {
-
-struct record {
-  std::string name;
-  std::vector<int> values;
-
-  template <typename Archive>
-  void serialize(Archive& archive) {
-    archive(name, values);
-  }
-  bool operator==(const record&) const = default;
-};
 
 int partner(const nampi::Communicator& comm) {
   const int other = comm.rank() ^ 1;
@@ -50,7 +42,7 @@ dict dict_of(int rank) {
 
 record record_of(int rank) {
   return {std::string(static_cast<std::size_t>(rank) + 1, static_cast<char>('a' + rank)),
-          std::vector<int>(static_cast<std::size_t>(rank) * 100 + 5, rank)};
+          std::vector<double>(static_cast<std::size_t>(rank) * 100 + 5, rank), rank};
 }
 
 // The receiver tells the sender it may send now.

@@ -17,27 +17,19 @@
 #include <type_traits>
 #include <vector>
 
+#include "serialization_test_types.hpp"
+
 using namespace nampi::params;
 using call_counts = std::map<std::string, unsigned long long>;
-using dict = std::map<std::string, std::vector<int>>;
+using nampi_test::dict;
+using nampi_test::record;
 
 namespace {
-
-struct record {
-  std::string name;
-  std::vector<int> values;
-
-  template <typename Archive>
-  void serialize(Archive& archive) {
-    archive(name, values);
-  }
-  bool operator==(const record&) const = default;
-};
 
 // What `from` sends to `to`: sizes differ with both.
 record record_for(int from, int to) {
   return {std::string(static_cast<std::size_t>(from) + 1, static_cast<char>('a' + to)),
-          std::vector<int>(static_cast<std::size_t>(from * 50 + to), from - to)};
+          std::vector<double>(static_cast<std::size_t>(from * 50 + to), from - to), 10 * from + to};
 }
 
 dict dict_for(int from, int to) {

@@ -263,7 +263,8 @@ TEST_CASE("allreduce of 2^31 + 10 unsigned chars: the _c function, else chunks o
   const auto sum = halved_block(2);  // both ranks gave the same values
   bool all_equal = true;
   for (std::size_t at = 0; at < data.size() && all_equal; at += sum.size())
-    all_equal = std::memcmp(data.data() + at, sum.data(), std::min(sum.size(), data.size() - at)) == 0;
+    all_equal =
+        std::memcmp(data.data() + at, sum.data(), std::min(sum.size(), data.size() - at)) == 0;
   CHECK(all_equal);
 }
 
@@ -272,10 +273,11 @@ TEST_CASE("allreduce of 2^31 + 10 unsigned chars: the _c function, else chunks o
 // often MPI runs the op depends on its algorithm; each run issues 3 for 2^31 + 10
 // elements: pieces of 2^30, 2^30 and 10).
 call_counts reduced_by_wrapper_op(const std::string& function) {
-  return {{"MPI_Type_vector", 1},    {"MPI_Type_contiguous", 1},  {"MPI_Type_get_extent", 2},
-          {"MPI_Type_create_struct", 1}, {"MPI_Type_commit", 1}, {"MPI_Type_free", 3},
-          {"MPI_Op_commutative", 1}, {"MPI_Op_create", 1},       {"MPI_Op_free", 1},
-          {function, 1}};
+  return {{"MPI_Type_vector", 1},     {"MPI_Type_contiguous", 1},
+          {"MPI_Type_get_extent", 2}, {"MPI_Type_create_struct", 1},
+          {"MPI_Type_commit", 1},     {"MPI_Type_free", 3},
+          {"MPI_Op_commutative", 1},  {"MPI_Op_create", 1},
+          {"MPI_Op_free", 1},         {function, 1}};
 }
 
 // Removes the wrapper op's MPI_Reduce_local calls from `calls`, checking they come in 3s.
@@ -307,8 +309,8 @@ TEST_CASE("iallreduce of 2^31 + 10 unsigned chars: the _c function, else a wrapp
   nampi_pmpi_reset();
   auto pending = comm.iallreduce(send_recv_buf(data), op(std::plus<>{}));
   pending.wait();
-  auto expected = have_twin ? call_counts{{"MPI_Iallreduce_c", 1}}
-                            : reduced_by_wrapper_op("MPI_Iallreduce");
+  auto expected =
+      have_twin ? call_counts{{"MPI_Iallreduce_c", 1}} : reduced_by_wrapper_op("MPI_Iallreduce");
   expected["MPI_Wait"] = 1;
   CHECK(without_reduce_local(nampi_pmpi::snapshot()) == expected);
   CHECK(equals_block(data, halved_block(2)));

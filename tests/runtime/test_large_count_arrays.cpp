@@ -100,17 +100,16 @@ TEST_CASE("gatherv with MPI_Count counts and MPI_Aint displacements, at every ra
   const std::vector<int> mine(static_cast<std::size_t>(rank + 1), rank);
   // The root's arrays; the other ranks pass empty ones of the same types, so that
   // every rank takes the same path.
-  const auto counts = rank == 0 ? widened<MPI_Count>(nampi_test::iota_counts(size))
-                                : std::vector<MPI_Count>{};
-  const auto displs = rank == 0 ? widened<MPI_Aint>(nampi_test::triangle_displs(size))
-                                : std::vector<MPI_Aint>{};
+  const auto counts =
+      rank == 0 ? widened<MPI_Count>(nampi_test::iota_counts(size)) : std::vector<MPI_Count>{};
+  const auto displs =
+      rank == 0 ? widened<MPI_Aint>(nampi_test::triangle_displs(size)) : std::vector<MPI_Aint>{};
   nampi_pmpi_reset();
   const auto all = comm.gatherv(send_buf(mine), recv_counts(counts), recv_displs(displs));
   // The root: its own block and one from every rank, in 2 buffers; the others: one block.
-  CHECK(nampi_pmpi::snapshot() ==
-        twin_or("MPI_Gatherv_c", have_gatherv_c,
-                rank == 0 ? emulated("MPI_Alltoallw", 1 + size, 2, 1)
-                          : emulated("MPI_Alltoallw", 1, 1, 0)));
+  CHECK(nampi_pmpi::snapshot() == twin_or("MPI_Gatherv_c", have_gatherv_c,
+                                          rank == 0 ? emulated("MPI_Alltoallw", 1 + size, 2, 1)
+                                                    : emulated("MPI_Alltoallw", 1, 1, 0)));
   CHECK(all == (rank == 0 ? nampi_test::staircase(size) : std::vector<int>{}));
 }
 
@@ -118,15 +117,15 @@ TEST_CASE("scatterv with MPI_Count counts, the receive count inferred") {
   nampi::Communicator comm;
   const int rank = comm.rank(), size = comm.size();
   const std::vector<int> data = rank == 0 ? nampi_test::staircase(size) : std::vector<int>{};
-  const auto counts = rank == 0 ? widened<MPI_Count>(nampi_test::iota_counts(size))
-                                : std::vector<MPI_Count>{};
-  const auto displs = rank == 0 ? widened<MPI_Aint>(nampi_test::triangle_displs(size))
-                                : std::vector<MPI_Aint>{};
+  const auto counts =
+      rank == 0 ? widened<MPI_Count>(nampi_test::iota_counts(size)) : std::vector<MPI_Count>{};
+  const auto displs =
+      rank == 0 ? widened<MPI_Aint>(nampi_test::triangle_displs(size)) : std::vector<MPI_Aint>{};
   nampi_pmpi_reset();
   const auto share = comm.scatterv(send_buf(data), send_counts(counts), send_displs(displs));
-  auto expected = twin_or("MPI_Scatterv_c", have_scatterv_c,
-                          rank == 0 ? emulated("MPI_Alltoallw", size + 1, 2, 1)
-                                    : emulated("MPI_Alltoallw", 1, 1, 0));
+  auto expected = twin_or(
+      "MPI_Scatterv_c", have_scatterv_c,
+      rank == 0 ? emulated("MPI_Alltoallw", size + 1, 2, 1) : emulated("MPI_Alltoallw", 1, 1, 0));
   expected["MPI_Scatter"] = 1;  // the receive counts
   CHECK(nampi_pmpi::snapshot() == expected);
   CHECK(share == std::vector<int>(static_cast<std::size_t>(rank + 1), rank));
@@ -140,8 +139,8 @@ TEST_CASE("allgatherv with MPI_Count counts and MPI_Aint displacements") {
   const auto displs = widened<MPI_Aint>(nampi_test::triangle_displs(size));
   nampi_pmpi_reset();
   const auto all = comm.allgatherv(send_buf(mine), recv_counts(counts), recv_displs(displs));
-  CHECK(nampi_pmpi::snapshot() == twin_or("MPI_Allgatherv_c", have_allgatherv_c,
-                                          emulated("MPI_Alltoallw", 2 * size, 2, 1)));
+  CHECK(nampi_pmpi::snapshot() ==
+        twin_or("MPI_Allgatherv_c", have_allgatherv_c, emulated("MPI_Alltoallw", 2 * size, 2, 1)));
   CHECK(all == nampi_test::staircase(size));
 }
 
@@ -156,8 +155,8 @@ TEST_CASE("alltoallv with MPI_Count counts and MPI_Aint displacements, and empty
         send_displs(widened<MPI_Aint>(nampi_test::triangle_displs(size))),
         recv_counts(std::vector<MPI_Count>(static_cast<std::size_t>(size), rank + 1)),
         recv_displs(widened<MPI_Aint>(nampi_test::multiples(size, rank + 1))));
-    CHECK(nampi_pmpi::snapshot() == twin_or("MPI_Alltoallv_c", have_alltoallv_c,
-                                            emulated("MPI_Alltoallw", 2 * size, 2, 2)));
+    CHECK(nampi_pmpi::snapshot() ==
+          twin_or("MPI_Alltoallv_c", have_alltoallv_c, emulated("MPI_Alltoallw", 2 * size, 2, 2)));
     CHECK(received == nampi_test::alltoallv_recv(rank, size));
   }
   SUBCASE("only to the next rank: the other blocks cost no datatype") {
@@ -167,13 +166,12 @@ TEST_CASE("alltoallv with MPI_Count counts and MPI_Aint displacements, and empty
     recv[static_cast<std::size_t>(previous)] = 3;
     const std::vector<int> data(3, rank);
     nampi_pmpi_reset();
-    const auto received =
-        comm.alltoallv(send_buf(data), send_counts(send),
-                       send_displs(std::vector<MPI_Aint>(static_cast<std::size_t>(size), 0)),
-                       recv_counts(recv),
-                       recv_displs(std::vector<MPI_Aint>(static_cast<std::size_t>(size), 0)));
-    CHECK(nampi_pmpi::snapshot() == twin_or("MPI_Alltoallv_c", have_alltoallv_c,
-                                            emulated("MPI_Alltoallw", 2, 2, 2)));
+    const auto received = comm.alltoallv(
+        send_buf(data), send_counts(send),
+        send_displs(std::vector<MPI_Aint>(static_cast<std::size_t>(size), 0)), recv_counts(recv),
+        recv_displs(std::vector<MPI_Aint>(static_cast<std::size_t>(size), 0)));
+    CHECK(nampi_pmpi::snapshot() ==
+          twin_or("MPI_Alltoallv_c", have_alltoallv_c, emulated("MPI_Alltoallw", 2, 2, 2)));
     CHECK(received == std::vector<int>(3, previous));
   }
 }
@@ -185,14 +183,15 @@ TEST_CASE("alltoallw with MPI_Count counts and MPI_Aint byte displacements") {
   std::vector<int> received(static_cast<std::size_t>(size), -1);
   const std::vector<MPI_Count> ones(static_cast<std::size_t>(size), 1);
   std::vector<MPI_Aint> byte_displs(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) byte_displs[static_cast<std::size_t>(r)] = r * MPI_Aint{sizeof(int)};
+  for (int r = 0; r < size; ++r)
+    byte_displs[static_cast<std::size_t>(r)] = r * MPI_Aint{sizeof(int)};
   const std::vector<MPI_Datatype> types(static_cast<std::size_t>(size), MPI_INT);
   nampi_pmpi_reset();
   comm.alltoallw(send_buf(data), send_counts(ones), send_displs(byte_displs), send_types(types),
                  recv_buf(received), recv_counts(ones), recv_displs(byte_displs),
                  recv_types(types));
-  CHECK(nampi_pmpi::snapshot() == twin_or("MPI_Alltoallw_c", have_alltoallw_c,
-                                          emulated("MPI_Alltoallw", 2 * size, 2, 0)));
+  CHECK(nampi_pmpi::snapshot() ==
+        twin_or("MPI_Alltoallw_c", have_alltoallw_c, emulated("MPI_Alltoallw", 2 * size, 2, 0)));
   CHECK(received == nampi_test::alltoall_recv(rank, size, 1));
 }
 
@@ -243,14 +242,14 @@ TEST_CASE("iallgatherv with MPI_Count counts: the result owns the emulation's ty
   const int rank = comm.rank(), size = comm.size();
   const std::vector<int> mine(static_cast<std::size_t>(rank + 1), rank);
   nampi_pmpi_reset();
-  auto pending = comm.iallgatherv(send_buf(mine),
-                                  recv_counts(widened<MPI_Count>(nampi_test::iota_counts(size))),
-                                  recv_displs(widened<MPI_Aint>(nampi_test::triangle_displs(size))));
+  auto pending = comm.iallgatherv(
+      send_buf(mine), recv_counts(widened<MPI_Count>(nampi_test::iota_counts(size))),
+      recv_displs(widened<MPI_Aint>(nampi_test::triangle_displs(size))));
   if (!have_iallgatherv_c)  // MPI may still read the types: none is freed before completion
     CHECK(nampi_pmpi::snapshot().count("MPI_Type_free") == 0);
   const auto all = pending.wait();
-  auto expected = twin_or("MPI_Iallgatherv_c", have_iallgatherv_c,
-                          emulated("MPI_Ialltoallw", 2 * size, 2, 1));
+  auto expected =
+      twin_or("MPI_Iallgatherv_c", have_iallgatherv_c, emulated("MPI_Ialltoallw", 2 * size, 2, 1));
   expected["MPI_Wait"] = 1;
   CHECK(nampi_pmpi::snapshot() == expected);
   CHECK(all == nampi_test::staircase(size));
@@ -311,8 +310,8 @@ TEST_CASE("alltoallv_init with MPI_Count counts: built once, started twice") {
       CHECK(exchange.wait() == expected);
     }
   }
-  auto expected = twin_or("MPI_Alltoallv_init_c", have_twin,
-                          emulated("MPI_Alltoallw_init", 2 * size, 2, 2));
+  auto expected =
+      twin_or("MPI_Alltoallv_init_c", have_twin, emulated("MPI_Alltoallw_init", 2 * size, 2, 2));
   expected["MPI_Start"] = 2;
   expected["MPI_Wait"] = 2;
   expected["MPI_Request_free"] = 1;
@@ -329,13 +328,13 @@ TEST_CASE("a large count beside int counts arrays, without the _c function, is a
   const std::vector<int> counts(static_cast<std::size_t>(comm.size()), 1);
   nampi_pmpi_reset();
   // Rank-local, so no collective starts: the emulation must run on every rank or none.
-  CHECK_THROWS_WITH_AS(comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1),
-                                       recv_counts(counts)),
-                       doctest::Contains("allgatherv: send_count does not fit an int, and this "
-                                         "MPI has no MPI_Allgatherv_c (an emulation that needs "
-                                         "every rank to pass its counts and displacements as "
-                                         "MPI_Count and MPI_Aint)"),
-                       nampi::usage_error);
+  CHECK_THROWS_WITH_AS(
+      comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1), recv_counts(counts)),
+      doctest::Contains("allgatherv: send_count does not fit an int, and this "
+                        "MPI has no MPI_Allgatherv_c (an emulation that needs "
+                        "every rank to pass its counts and displacements as "
+                        "MPI_Count and MPI_Aint)"),
+      nampi::usage_error);
   CHECK(nampi_pmpi::snapshot() == call_counts{});
 #else
   MESSAGE("this MPI has MPI_Allgatherv_c: the large count goes to it");
@@ -371,7 +370,8 @@ TEST_CASE("gatherv of 2^31 + 10 bytes from rank 1") {
   if (comm.rank() == 0) {
     REQUIRE(all.size() == big);
     bool same = all[big - 1] == 'z';
-    for (std::size_t i = 0; i < big - 1 && same; i += 4093) same = all[i] == static_cast<char>(i % 251);
+    for (std::size_t i = 0; i < big - 1 && same; i += 4093)
+      same = all[i] == static_cast<char>(i % 251);
     CHECK(same);
   }
 }

@@ -14,24 +14,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "serialization_test_types.hpp"
+
 using namespace nampi::params;
 using call_counts = std::map<std::string, unsigned long long>;
-using dict = std::map<std::string, std::vector<int>>;
+using nampi_test::dict;
+using nampi_test::record;
 
 namespace {
-
-// A type cereal knows through its serialize() member (not trivially copyable).
-struct record {
-  std::string name;
-  std::vector<double> values;
-  int id = 0;
-
-  template <typename Archive>
-  void serialize(Archive& archive) {
-    archive(name, values, id);
-  }
-  bool operator==(const record&) const = default;
-};
 
 int partner(const nampi::Communicator& comm) {
   const int other = comm.rank() ^ 1;

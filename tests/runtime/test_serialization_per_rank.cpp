@@ -16,23 +16,14 @@
 #include <type_traits>
 #include <vector>
 
+#include "serialization_test_types.hpp"
+
 using namespace nampi::params;
 using call_counts = std::map<std::string, unsigned long long>;
-using dict = std::map<std::string, std::vector<int>>;
+using nampi_test::dict;
+using nampi_test::record;
 
 namespace {
-
-struct record {
-  std::string name;
-  std::vector<double> values;
-  int id = 0;
-
-  template <typename Archive>
-  void serialize(Archive& archive) {
-    archive(name, values, id);
-  }
-  bool operator==(const record&) const = default;
-};
 
 // What `from` sends to `to`: sizes differ with both.
 record record_for(int from, int to) {

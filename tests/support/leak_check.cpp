@@ -41,8 +41,10 @@ bool check_no_leaks(int rank) {
   const unsigned long long commits = calls("MPI_Type_commit");
   // MPI_Type_get_contents hands out datatypes the caller frees, and the counter cannot
   // see how many: such a program frees more than it created.
-  const bool contents_taken = calls("MPI_Type_get_contents") + calls("MPI_Type_get_contents_c") != 0;
-  const bool types_ok = contents_taken ? types_freed >= types_created : types_freed == types_created;
+  const bool contents_taken =
+      calls("MPI_Type_get_contents") + calls("MPI_Type_get_contents_c") != 0;
+  const bool types_ok =
+      contents_taken ? types_freed >= types_created : types_freed == types_created;
   const unsigned long long ops_created = calls(nampi_pmpi_op_constructors);
   const unsigned long long ops_freed = calls("MPI_Op_free");
   const bool ops_ok = ops_freed == ops_created;

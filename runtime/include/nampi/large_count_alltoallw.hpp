@@ -105,7 +105,7 @@ inline void require_intracommunicator(const call_context& ctx) {
 // Both sides of the exchange, and with whom: every rank, or the topology's neighbours.
 struct block_exchange {
   block_exchange(int send_peers, const void* send_buf, int recv_peers, const void* recv_buf,
-                   bool neighbors)
+                 bool neighbors)
       : send(send_peers, send_buf), recv(recv_peers, recv_buf), neighbors(neighbors) {}
   peer_blocks send;
   peer_blocks recv;
@@ -176,13 +176,12 @@ inline blocks_ptr alltoallv_blocks(const call_context& ctx, const void* send_buf
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;
   auto b = std::make_unique<block_exchange>(ctx.size, in_place ? nullptr : send_buf, ctx.size,
-                                              recv_buf, false);
+                                            recv_buf, false);
   b->in_place = in_place;
   const MPI_Aint send_extent = in_place ? 0 : extent_of(send_type);
   const MPI_Aint recv_extent = extent_of(recv_type);
   for (int peer = 0; peer < ctx.size; ++peer) {
-    if (!in_place)
-      b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
+    if (!in_place) b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
     b->recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
   }
   return b;
@@ -203,8 +202,8 @@ inline blocks_ptr alltoallw_blocks_of(const call_context& ctx, const void* send_
   } else {
     require_intracommunicator(ctx);
   }
-  auto b = std::make_unique<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf,
-                                              neighbors);
+  auto b =
+      std::make_unique<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf, neighbors);
   b->in_place = in_place;
   if (!in_place)
     for (int peer = 0; peer < out; ++peer)
@@ -254,13 +253,10 @@ inline blocks_ptr neighbor_alltoallv_blocks(const call_context& ctx, const void*
 }
 
 // MPI_Neighbor_alltoallw_c: as alltoallw, with the neighbours as peers.
-inline blocks_ptr neighbor_alltoallw_blocks(const call_context& ctx, const void* send_buf,
-                                            const MPI_Count send_counts[],
-                                            const MPI_Aint send_displs[],
-                                            const MPI_Datatype send_types[], void* recv_buf,
-                                            const MPI_Count recv_counts[],
-                                            const MPI_Aint recv_displs[],
-                                            const MPI_Datatype recv_types[]) {
+inline blocks_ptr neighbor_alltoallw_blocks(
+    const call_context& ctx, const void* send_buf, const MPI_Count send_counts[],
+    const MPI_Aint send_displs[], const MPI_Datatype send_types[], void* recv_buf,
+    const MPI_Count recv_counts[], const MPI_Aint recv_displs[], const MPI_Datatype recv_types[]) {
   return alltoallw_blocks_of(ctx, send_buf, send_counts, send_displs, send_types, recv_buf,
                              recv_counts, recv_displs, recv_types, true);
 }
@@ -298,9 +294,9 @@ inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
              s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.aint_displs(),
              r.types(), ctx.comm, request);
   else
-    call_mpi("MPI_Ialltoallw", MPI_Ialltoallw, s.buffer, s.blocks->counts(),
-             s.blocks->int_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(),
-             r.types(), ctx.comm, request);
+    call_mpi("MPI_Ialltoallw", MPI_Ialltoallw, s.buffer, s.blocks->counts(), s.blocks->int_displs(),
+             s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(), r.types(), ctx.comm,
+             request);
   keep.hold(std::move(b));
 }
 
@@ -314,8 +310,8 @@ inline void emulate_by_alltoallw(const call_context& ctx, blocks_ptr b,
   peer_blocks& r = b->recv;
   if (b->neighbors)
     call_mpi("MPI_Neighbor_alltoallw_init", MPI_Neighbor_alltoallw_init, s.buffer,
-             s.blocks->counts(), s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM,
-             r.counts(), r.aint_displs(), r.types(), ctx.comm, info, request);
+             s.blocks->counts(), s.blocks->aint_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(),
+             r.aint_displs(), r.types(), ctx.comm, info, request);
   else
     call_mpi("MPI_Alltoallw_init", MPI_Alltoallw_init, s.buffer, s.blocks->counts(),
              s.blocks->int_displs(), s.blocks->types(), MPI_BOTTOM, r.counts(), r.int_displs(),

@@ -69,8 +69,7 @@ class large_reductions {
 // The wrapper op's function: `len` elements of the derived datatype, each the
 // call's count of elements, reduced with the call's op in pieces of 2^30. It
 // cannot throw into MPI: a failure aborts with MPI's message.
-extern "C" inline void nampi_reduce_in_pieces(void* in, void* inout, int* len,
-                                              MPI_Datatype* type) {
+extern "C" inline void nampi_reduce_in_pieces(void* in, void* inout, int* len, MPI_Datatype* type) {
   large_reduction_entry e{};
   if (!large_reductions::find(*type, e)) {
     std::fprintf(stderr, "nampi: a large-count reduction op ran on a datatype it does not know\n");
