@@ -115,7 +115,8 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
 
 
 # Counts, displacements and datatypes of the data buffers: with a serialized buffer they describe
-# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace them.
+# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace
+# them. They and the parameters a serialized_default computes may be asked back, not given.
 SERIALIZED_LAYOUT = re.compile(r"^(send|recv|send_recv)_(count|counts|displs|type)$")
 
 
@@ -149,20 +150,11 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
         )
     if binding.serialized:
         for p in form.params:
-            if not p.serialized_default and SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories:
+            computed = p.serialized_default or (SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories)
+            if computed:
                 out.append(
                     {
-                        "cond": f"!nampi::detail::any_serialized<Args...> || !nampi::detail::has_param<{param_id(p.name)}, Args...> || "
-                        f"nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::in",
-                        "msg": f"nampi: {label}: '{p.name}' describes the serialized bytes, which the call computes; do not give it "
-                        f"(asking it back with {p.param.factories['out']}() is fine)",
-                    }
-                )
-            if p.serialized_default:
-                out.append(
-                    {
-                        "cond": f"!nampi::detail::any_serialized<Args...> || !nampi::detail::has_param<{param_id(p.name)}, Args...> || "
-                        f"nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::in",
+                        "cond": f"nampi::detail::not_given_when_serialized<{param_id(p.name)}, Args...>()",
                         "msg": f"nampi: {label}: '{p.name}' is computed from the serialized buffer; do not give it "
                         f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
                     }

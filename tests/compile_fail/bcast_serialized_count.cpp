@@ -1,7 +1,6 @@
 // Misuse: a serialized buffer's count is its number of bytes, which the call
 // computes (and broadcasts); a count the caller gives could not match it.
-// expect-error: nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call
-// computes
+// expect-error: nampi: bcast: 'send_recv_count' is computed from the serialized buffer
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

@@ -1,7 +1,6 @@
 // Misuse: with a serialized send_buf the displacements place the serialized
 // bytes, which the call computes; displacements in elements would misplace them.
-// expect-error: nampi: scatterv: 'send_displs' describes the serialized bytes, which the call
-// computes
+// expect-error: nampi: scatterv: 'send_displs' is computed from the serialized buffer
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

@@ -13,6 +13,7 @@
 #include <map>
 #include <nampi/nampi.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nampi_test_support.hpp"
@@ -29,10 +30,16 @@ std::vector<T> widened(const std::vector<int>& values) {
 
 // The calls of the emulation on one rank: `blocks` non-empty blocks (each its own
 // placed type, created, committed and freed), found in `buffers` buffers (one
-// MPI_Get_address each), `extents` datatypes whose extent scales displacements.
-call_counts emulated(const std::string& exchange, int blocks, int buffers, int extents) {
-  call_counts calls{{exchange, 1}};
-  if (exchange.find("eighbor") == std::string::npos) calls["MPI_Comm_test_inter"] = 1;
+// MPI_Get_address each), `extents` datatypes whose extent scales displacements;
+// `peers`: how it learns its peers (every rank of an intracommunicator, by default).
+const call_counts every_rank{{"MPI_Comm_test_inter", 1}};
+// The neighbours of a cartesian topology.
+const call_counts cart_neighbors{{"MPI_Topo_test", 1}, {"MPI_Cartdim_get", 1}};
+
+call_counts emulated(const std::string& exchange, int blocks, int buffers, int extents,
+                     call_counts peers = every_rank) {
+  call_counts calls = std::move(peers);
+  calls[exchange] = 1;
   if (blocks > 0) {
     calls["MPI_Get_address"] = static_cast<unsigned long long>(buffers);
     for (const char* f : {"MPI_Type_create_struct", "MPI_Type_commit", "MPI_Type_free"})
@@ -40,6 +47,14 @@ call_counts emulated(const std::string& exchange, int blocks, int buffers, int e
   }
   if (extents > 0) calls["MPI_Type_get_extent"] = static_cast<unsigned long long>(extents);
   return calls;
+}
+
+// The neighbourhood cases run on a periodic ring of 3 ranks or more: on 1 or 2,
+// one rank is both neighbours.
+bool ring_of_three_or_more() {
+  if (nampi_test::world_size() >= 3) return true;
+  MESSAGE("needs 3 ranks or more, skipped");
+  return false;
 }
 
 call_counts twin_or(const char* twin, bool has_twin, call_counts emulation) {
@@ -196,24 +211,19 @@ TEST_CASE("alltoallw with MPI_Count counts and MPI_Aint byte displacements") {
 }
 
 TEST_CASE("neighbor_allgatherv and neighbor_alltoallw with MPI_Count counts on a ring") {
-  if (nampi_test::world_size() < 3) {  // a ring of 1 or 2 has a neighbour twice
-    MESSAGE("needs 3 ranks or more, skipped");
-    return;
-  }
+  if (!ring_of_three_or_more()) return;
   const auto ring = nampi_test::cart_ring();
   const nampi::Communicator& comm = ring;
   const int rank = comm.rank(), size = comm.size();
   const int left = (rank + size - 1) % size, right = (rank + 1) % size;
   // The neighbours of a 1-D cartesian grid, in MPI's order: left, then right.
-  const call_counts cart_degree{{"MPI_Topo_test", 1}, {"MPI_Cartdim_get", 1}};
 
   const std::vector<int> mine(static_cast<std::size_t>(rank + 1), rank);
   nampi_pmpi_reset();
   const auto from_neighbors = comm.neighbor_allgatherv(
       send_buf(mine), recv_counts(std::vector<MPI_Count>{left + 1, right + 1}),
       recv_displs(std::vector<MPI_Aint>{0, left + 1}));
-  auto expected = emulated("MPI_Neighbor_alltoallw", 4, 2, 1);
-  expected.insert(cart_degree.begin(), cart_degree.end());
+  auto expected = emulated("MPI_Neighbor_alltoallw", 4, 2, 1, cart_neighbors);
   CHECK(nampi_pmpi::snapshot() ==
         twin_or("MPI_Neighbor_allgatherv_c", have_neighbor_allgatherv_c, expected));
   std::vector<int> both(static_cast<std::size_t>(left + 1), left);
@@ -229,8 +239,7 @@ TEST_CASE("neighbor_allgatherv and neighbor_alltoallw with MPI_Count counts on a
   comm.neighbor_alltoallw(send_buf(data), send_counts(ones), send_displs(byte_displs),
                           send_types(types), recv_buf(received), recv_counts(ones),
                           recv_displs(byte_displs), recv_types(types));
-  expected = emulated("MPI_Neighbor_alltoallw", 4, 2, 0);
-  expected.insert(cart_degree.begin(), cart_degree.end());
+  expected = emulated("MPI_Neighbor_alltoallw", 4, 2, 0, cart_neighbors);
   CHECK(nampi_pmpi::snapshot() ==
         twin_or("MPI_Neighbor_alltoallw_c", have_neighbor_alltoallw_c, expected));
   // From the left its block for the right, from the right its block for the left.
@@ -256,10 +265,7 @@ TEST_CASE("iallgatherv with MPI_Count counts: the result owns the emulation's ty
 }
 
 TEST_CASE("ineighbor_alltoallv with MPI_Count counts on a ring") {
-  if (nampi_test::world_size() < 3) {
-    MESSAGE("needs 3 ranks or more, skipped");
-    return;
-  }
+  if (!ring_of_three_or_more()) return;
   const auto ring = nampi_test::cart_ring();
   const nampi::Communicator& comm = ring;
   const int rank = comm.rank(), size = comm.size();
@@ -273,9 +279,7 @@ TEST_CASE("ineighbor_alltoallv with MPI_Count counts on a ring") {
       send_displs(std::vector<MPI_Aint>{0, rank + 1}),
       recv_counts(std::vector<MPI_Count>{1, right + 1}), recv_displs(std::vector<MPI_Aint>{0, 1}));
   const auto received = pending.wait();
-  auto expected = emulated("MPI_Ineighbor_alltoallw", 4, 2, 2);
-  expected["MPI_Topo_test"] = 1;
-  expected["MPI_Cartdim_get"] = 1;
+  auto expected = emulated("MPI_Ineighbor_alltoallw", 4, 2, 2, cart_neighbors);
   expected = twin_or("MPI_Ineighbor_alltoallv_c", have_ineighbor_alltoallv_c, expected);
   expected["MPI_Wait"] = 1;
   CHECK(nampi_pmpi::snapshot() == expected);

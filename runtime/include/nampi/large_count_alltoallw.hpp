@@ -167,24 +167,42 @@ inline blocks_ptr allgatherv_blocks(const call_context& ctx, const void* send_bu
   return b;
 }
 
-// MPI_Alltoallv_c: block j of my buffer to rank j.
+// The peers of an exchange: every rank (an intracommunicator), or the in- and
+// out-neighbours of the communicator's topology.
+inline neighbor_counts peers_of(const call_context& ctx, bool neighbors) {
+  if (neighbors) return topology_neighbor_counts(ctx);
+  require_intracommunicator(ctx);
+  return {ctx.size, ctx.size};
+}
+
+// MPI_Alltoallv_c (MPI_Neighbor_alltoallv_c): block j of my buffer to peer j.
+inline blocks_ptr alltoallv_blocks_of(const call_context& ctx, const void* send_buf,
+                                      const MPI_Count send_counts[], const MPI_Aint send_displs[],
+                                      MPI_Datatype send_type, void* recv_buf,
+                                      const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
+                                      MPI_Datatype recv_type, bool neighbors) {
+  const neighbor_counts degree = peers_of(ctx, neighbors);
+  const bool in_place = send_buf == MPI_IN_PLACE;
+  auto b = std::make_unique<block_exchange>(degree.out, in_place ? nullptr : send_buf, degree.in,
+                                            recv_buf, neighbors);
+  b->in_place = in_place;
+  if (!in_place) {
+    const MPI_Aint extent = extent_of(send_type);
+    for (int peer = 0; peer < degree.out; ++peer)
+      b->send.set(peer, send_displs[peer] * extent, send_counts[peer], send_type);
+  }
+  const MPI_Aint extent = extent_of(recv_type);
+  for (int peer = 0; peer < degree.in; ++peer)
+    b->recv.set(peer, recv_displs[peer] * extent, recv_counts[peer], recv_type);
+  return b;
+}
 inline blocks_ptr alltoallv_blocks(const call_context& ctx, const void* send_buf,
                                    const MPI_Count send_counts[], const MPI_Aint send_displs[],
                                    MPI_Datatype send_type, void* recv_buf,
                                    const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
                                    MPI_Datatype recv_type) {
-  require_intracommunicator(ctx);
-  const bool in_place = send_buf == MPI_IN_PLACE;
-  auto b = std::make_unique<block_exchange>(ctx.size, in_place ? nullptr : send_buf, ctx.size,
-                                            recv_buf, false);
-  b->in_place = in_place;
-  const MPI_Aint send_extent = in_place ? 0 : extent_of(send_type);
-  const MPI_Aint recv_extent = extent_of(recv_type);
-  for (int peer = 0; peer < ctx.size; ++peer) {
-    if (!in_place) b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
-    b->recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
-  }
-  return b;
+  return alltoallv_blocks_of(ctx, send_buf, send_counts, send_displs, send_type, recv_buf,
+                             recv_counts, recv_displs, recv_type, false);
 }
 
 // MPI_Alltoallw_c: block j (byte displacement, its own type) to rank j.
@@ -194,14 +212,8 @@ inline blocks_ptr alltoallw_blocks_of(const call_context& ctx, const void* send_
                                       const MPI_Count recv_counts[], const MPI_Aint recv_displs[],
                                       const MPI_Datatype recv_types[], bool neighbors) {
   const bool in_place = send_buf == MPI_IN_PLACE;
-  int out = ctx.size, in = ctx.size;
-  if (neighbors) {
-    const neighbor_counts degree = topology_neighbor_counts(ctx);
-    out = degree.out;
-    in = degree.in;
-  } else {
-    require_intracommunicator(ctx);
-  }
+  const neighbor_counts degree = peers_of(ctx, neighbors);
+  const int out = degree.out, in = degree.in;
   auto b =
       std::make_unique<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf, neighbors);
   b->in_place = in_place;
@@ -235,21 +247,14 @@ inline blocks_ptr neighbor_allgatherv_blocks(const call_context& ctx, const void
   return b;
 }
 
-// MPI_Neighbor_alltoallv_c: block j to out-neighbour j, block i from in-neighbour i.
+// MPI_Neighbor_alltoallv_c: as alltoallv, with the neighbours as peers.
 inline blocks_ptr neighbor_alltoallv_blocks(const call_context& ctx, const void* send_buf,
                                             const MPI_Count send_counts[],
                                             const MPI_Aint send_displs[], MPI_Datatype send_type,
                                             void* recv_buf, const MPI_Count recv_counts[],
                                             const MPI_Aint recv_displs[], MPI_Datatype recv_type) {
-  const neighbor_counts degree = topology_neighbor_counts(ctx);
-  auto b = std::make_unique<block_exchange>(degree.out, send_buf, degree.in, recv_buf, true);
-  const MPI_Aint send_extent = extent_of(send_type);
-  for (int peer = 0; peer < degree.out; ++peer)
-    b->send.set(peer, send_displs[peer] * send_extent, send_counts[peer], send_type);
-  const MPI_Aint recv_extent = extent_of(recv_type);
-  for (int peer = 0; peer < degree.in; ++peer)
-    b->recv.set(peer, recv_displs[peer] * recv_extent, recv_counts[peer], recv_type);
-  return b;
+  return alltoallv_blocks_of(ctx, send_buf, send_counts, send_displs, send_type, recv_buf,
+                             recv_counts, recv_displs, recv_type, true);
 }
 
 // MPI_Neighbor_alltoallw_c: as alltoallw, with the neighbours as peers.

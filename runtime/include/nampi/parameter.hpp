@@ -155,5 +155,16 @@ constexpr bool is_serialized() {
 template <typename... Args>
 inline constexpr bool any_serialized = !serialized_only<id_list<>, Args...>;
 
+// With a serialized buffer among Args, parameter Id (a count, displacement or
+// datatype of the serialized side) describes bytes the call computes: it may be
+// asked back, not given.
+template <auto Id, typename... Args>
+constexpr bool not_given_when_serialized() {
+  if constexpr (any_serialized<Args...> && has_param<Id, Args...>)
+    return role_of<Id, Args...>() != role::in;
+  else
+    return true;
+}
+
 }  // namespace detail
 }  // namespace nampi

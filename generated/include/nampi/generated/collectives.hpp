@@ -1150,40 +1150,30 @@ struct allgatherv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c10, "nampi: allgatherv: only 'send_buf' may be serialized");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c11,
-                "nampi: allgatherv: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: allgatherv: 'send_count' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_count_out() is fine)");
   static constexpr bool c12 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c12,
-                "nampi: allgatherv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: allgatherv: 'send_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_type_out() is fine)");
   static constexpr bool c13 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c13,
-                "nampi: allgatherv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: allgatherv: 'recv_counts' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c14 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c14,
-                "nampi: allgatherv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: allgatherv: 'recv_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c15,
-                "nampi: allgatherv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: allgatherv: 'recv_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_type_out() is fine)");
   static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c16, "nampi: allgatherv does not take parameter 'degrees'");
   static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -2716,47 +2706,35 @@ struct alltoallv_check {
                 "nampi: alltoallv: with a serialized buffer, 'send_buf' must be serialized too "
                 "(as_serialized(values); off the root an empty range will do)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_counts, Args...>();
   static_assert(c16,
                 "nampi: alltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
   static constexpr bool c17 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_displs, Args...>();
   static_assert(c17,
-                "nampi: alltoallv: 'send_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_displs_out() is fine)");
+                "nampi: alltoallv: 'send_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_displs_out() is fine)");
   static constexpr bool c18 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c18,
-                "nampi: alltoallv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: alltoallv: 'send_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_type_out() is fine)");
   static constexpr bool c19 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c19,
-                "nampi: alltoallv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: alltoallv: 'recv_counts' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c20 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c20,
-                "nampi: alltoallv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: alltoallv: 'recv_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c21 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c21,
-                "nampi: alltoallv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: alltoallv: 'recv_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_type_out() is fine)");
   static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c22, "nampi: alltoallv does not take parameter 'degrees'");
   static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -3493,20 +3471,16 @@ struct bcast_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_recv_buf>,
                                      Args...>;
   static_assert(c7, "nampi: bcast: only 'send_recv_buf' may be serialized");
-  static constexpr bool c8 = !nampi::detail::any_serialized<Args...> ||
-                             !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...> ||
-                             nampi::detail::role_of<nampi::param_id::send_recv_count, Args...>() !=
-                                 nampi::detail::role::in;
+  static constexpr bool c8 =
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_recv_count, Args...>();
   static_assert(c8,
-                "nampi: bcast: 'send_recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_recv_count_out() is fine)");
+                "nampi: bcast: 'send_recv_count' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_recv_count_out() is fine)");
   static constexpr bool c9 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_recv_type, Args...>();
   static_assert(c9,
-                "nampi: bcast: 'send_recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_recv_type_out() is fine)");
+                "nampi: bcast: 'send_recv_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_recv_type_out() is fine)");
   static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c10, "nampi: bcast does not take parameter 'degrees'");
   static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -5135,40 +5109,30 @@ struct gatherv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c11, "nampi: gatherv: only 'send_buf' may be serialized");
   static constexpr bool c12 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c12,
-                "nampi: gatherv: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: gatherv: 'send_count' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_count_out() is fine)");
   static constexpr bool c13 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c13,
-                "nampi: gatherv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: gatherv: 'send_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_type_out() is fine)");
   static constexpr bool c14 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c14,
-                "nampi: gatherv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: gatherv: 'recv_counts' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c15,
-                "nampi: gatherv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: gatherv: 'recv_displs' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c16,
-                "nampi: gatherv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: gatherv: 'recv_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_type_out() is fine)");
   static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c17, "nampi: gatherv does not take parameter 'degrees'");
   static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -5753,40 +5717,30 @@ struct iallgatherv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c10, "nampi: iallgatherv: only 'send_buf' may be serialized");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c11,
-                "nampi: iallgatherv: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: iallgatherv: 'send_count' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_count_out() is fine)");
   static constexpr bool c12 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c12,
-                "nampi: iallgatherv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: iallgatherv: 'send_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_type_out() is fine)");
   static constexpr bool c13 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c13,
-                "nampi: iallgatherv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: iallgatherv: 'recv_counts' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c14 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c14,
-                "nampi: iallgatherv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: iallgatherv: 'recv_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c15,
-                "nampi: iallgatherv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: iallgatherv: 'recv_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_type_out() is fine)");
   static constexpr bool c16 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c16, "nampi: iallgatherv does not take parameter 'degrees'");
   static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -6550,47 +6504,35 @@ struct ialltoallv_check {
                 "nampi: ialltoallv: with a serialized buffer, 'send_buf' must be serialized too "
                 "(as_serialized(values); off the root an empty range will do)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_counts, Args...>();
   static_assert(c16,
                 "nampi: ialltoallv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
   static constexpr bool c17 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_displs, Args...>();
   static_assert(c17,
-                "nampi: ialltoallv: 'send_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_displs_out() is fine)");
+                "nampi: ialltoallv: 'send_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_displs_out() is fine)");
   static constexpr bool c18 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c18,
-                "nampi: ialltoallv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: ialltoallv: 'send_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_type_out() is fine)");
   static constexpr bool c19 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c19,
-                "nampi: ialltoallv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: ialltoallv: 'recv_counts' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c20 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c20,
-                "nampi: ialltoallv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: ialltoallv: 'recv_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c21 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c21,
-                "nampi: ialltoallv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: ialltoallv: 'recv_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_type_out() is fine)");
   static constexpr bool c22 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c22, "nampi: ialltoallv does not take parameter 'degrees'");
   static constexpr bool c23 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -6949,20 +6891,16 @@ struct ibcast_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_recv_buf>,
                                      Args...>;
   static_assert(c7, "nampi: ibcast: only 'send_recv_buf' may be serialized");
-  static constexpr bool c8 = !nampi::detail::any_serialized<Args...> ||
-                             !nampi::detail::has_param<nampi::param_id::send_recv_count, Args...> ||
-                             nampi::detail::role_of<nampi::param_id::send_recv_count, Args...>() !=
-                                 nampi::detail::role::in;
+  static constexpr bool c8 =
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_recv_count, Args...>();
   static_assert(c8,
-                "nampi: ibcast: 'send_recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_recv_count_out() is fine)");
+                "nampi: ibcast: 'send_recv_count' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_recv_count_out() is fine)");
   static constexpr bool c9 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_recv_type, Args...>();
   static_assert(c9,
-                "nampi: ibcast: 'send_recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_recv_type_out() is fine)");
+                "nampi: ibcast: 'send_recv_type' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_recv_type_out() is fine)");
   static constexpr bool c10 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c10, "nampi: ibcast does not take parameter 'degrees'");
   static constexpr bool c11 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -7767,40 +7705,30 @@ struct igatherv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c11, "nampi: igatherv: only 'send_buf' may be serialized");
   static constexpr bool c12 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c12,
-                "nampi: igatherv: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: igatherv: 'send_count' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_count_out() is fine)");
   static constexpr bool c13 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c13,
-                "nampi: igatherv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: igatherv: 'send_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_type_out() is fine)");
   static constexpr bool c14 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_counts, Args...>();
   static_assert(c14,
-                "nampi: igatherv: 'recv_counts' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_counts_out() is fine)");
+                "nampi: igatherv: 'recv_counts' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_counts_out() is fine)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_displs, Args...>();
   static_assert(c15,
-                "nampi: igatherv: 'recv_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_displs_out() is fine)");
+                "nampi: igatherv: 'recv_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_displs_out() is fine)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c16,
-                "nampi: igatherv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: igatherv: 'recv_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_type_out() is fine)");
   static constexpr bool c17 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c17, "nampi: igatherv does not take parameter 'degrees'");
   static constexpr bool c18 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -8841,40 +8769,30 @@ struct iscatterv_check {
                 "nampi: iscatterv: with a serialized buffer, 'send_buf' must be serialized too "
                 "(as_serialized(values); off the root an empty range will do)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_counts, Args...>();
   static_assert(c15,
                 "nampi: iscatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_displs, Args...>();
   static_assert(c16,
-                "nampi: iscatterv: 'send_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_displs_out() is fine)");
+                "nampi: iscatterv: 'send_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_displs_out() is fine)");
   static constexpr bool c17 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c17,
-                "nampi: iscatterv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: iscatterv: 'send_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_type_out() is fine)");
   static constexpr bool c18 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_count, Args...>();
   static_assert(c18,
-                "nampi: iscatterv: 'recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_count_out() is fine)");
+                "nampi: iscatterv: 'recv_count' is computed from the serialized buffer; do not "
+                "give it (asking it back with recv_count_out() is fine)");
   static constexpr bool c19 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c19,
-                "nampi: iscatterv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: iscatterv: 'recv_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_type_out() is fine)");
   static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c20, "nampi: iscatterv does not take parameter 'degrees'");
   static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -10867,40 +10785,30 @@ struct scatterv_check {
                 "nampi: scatterv: with a serialized buffer, 'send_buf' must be serialized too "
                 "(as_serialized(values); off the root an empty range will do)");
   static constexpr bool c15 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_counts, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_counts, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_counts, Args...>();
   static_assert(c15,
                 "nampi: scatterv: 'send_counts' is computed from the serialized buffer; do not "
                 "give it (asking it back with send_counts_out() is fine)");
   static constexpr bool c16 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_displs, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_displs, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_displs, Args...>();
   static_assert(c16,
-                "nampi: scatterv: 'send_displs' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_displs_out() is fine)");
+                "nampi: scatterv: 'send_displs' is computed from the serialized buffer; do not "
+                "give it (asking it back with send_displs_out() is fine)");
   static constexpr bool c17 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c17,
-                "nampi: scatterv: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: scatterv: 'send_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_type_out() is fine)");
   static constexpr bool c18 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_count, Args...>();
   static_assert(c18,
-                "nampi: scatterv: 'recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_count_out() is fine)");
+                "nampi: scatterv: 'recv_count' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_count_out() is fine)");
   static constexpr bool c19 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c19,
-                "nampi: scatterv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: scatterv: 'recv_type' is computed from the serialized buffer; do not give "
+                "it (asking it back with recv_type_out() is fine)");
   static constexpr bool c20 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c20, "nampi: scatterv does not take parameter 'degrees'");
   static constexpr bool c21 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;

@@ -821,19 +821,15 @@ struct irecv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::recv_buf>, Args...>;
   static_assert(c9, "nampi: irecv: only 'recv_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c10,
-                "nampi: irecv: 'recv_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: irecv: 'recv_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with recv_type_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_count, Args...>();
   static_assert(c11,
-                "nampi: irecv: 'recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_count_out() is fine)");
+                "nampi: irecv: 'recv_count' is computed from the serialized buffer; do not give it "
+                "(asking it back with recv_count_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: irecv does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -1054,19 +1050,15 @@ struct isend_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c9, "nampi: isend: only 'send_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c10,
-                "nampi: isend: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: isend: 'send_count' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_count_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c11,
-                "nampi: isend: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: isend: 'send_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_type_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: isend does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
@@ -1409,19 +1401,15 @@ struct issend_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c9, "nampi: issend: only 'send_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c10,
-                "nampi: issend: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: issend: 'send_count' is computed from the serialized buffer; do not give "
+                "it (asking it back with send_count_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c11,
-                "nampi: issend: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: issend: 'send_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_type_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: issend does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
@@ -1851,19 +1839,15 @@ struct recv_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::recv_buf>, Args...>;
   static_assert(c9, "nampi: recv: only 'recv_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_type, Args...>();
   static_assert(c10,
-                "nampi: recv: 'recv_type' describes the serialized bytes, which the call computes; "
-                "do not give it (asking it back with recv_type_out() is fine)");
+                "nampi: recv: 'recv_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with recv_type_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::recv_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::recv_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::recv_count, Args...>();
   static_assert(c11,
-                "nampi: recv: 'recv_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with recv_count_out() is fine)");
+                "nampi: recv: 'recv_count' is computed from the serialized buffer; do not give it "
+                "(asking it back with recv_count_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: recv does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest, Args...>;
@@ -2307,19 +2291,15 @@ struct send_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c9, "nampi: send: only 'send_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c10,
-                "nampi: send: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: send: 'send_count' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_count_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c11,
-                "nampi: send: 'send_type' describes the serialized bytes, which the call computes; "
-                "do not give it (asking it back with send_type_out() is fine)");
+                "nampi: send: 'send_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_type_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: send does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
@@ -2775,19 +2755,15 @@ struct ssend_check {
       nampi::detail::serialized_only<nampi::detail::id_list<nampi::param_id::send_buf>, Args...>;
   static_assert(c9, "nampi: ssend: only 'send_buf' may be serialized");
   static constexpr bool c10 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_count, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_count, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_count, Args...>();
   static_assert(c10,
-                "nampi: ssend: 'send_count' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_count_out() is fine)");
+                "nampi: ssend: 'send_count' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_count_out() is fine)");
   static constexpr bool c11 =
-      !nampi::detail::any_serialized<Args...> ||
-      !nampi::detail::has_param<nampi::param_id::send_type, Args...> ||
-      nampi::detail::role_of<nampi::param_id::send_type, Args...>() != nampi::detail::role::in;
+      nampi::detail::not_given_when_serialized<nampi::param_id::send_type, Args...>();
   static_assert(c11,
-                "nampi: ssend: 'send_type' describes the serialized bytes, which the call "
-                "computes; do not give it (asking it back with send_type_out() is fine)");
+                "nampi: ssend: 'send_type' is computed from the serialized buffer; do not give it "
+                "(asking it back with send_type_out() is fine)");
   static constexpr bool c12 = !nampi::detail::has_param<nampi::param_id::degrees, Args...>;
   static_assert(c12, "nampi: ssend does not take parameter 'degrees'");
   static constexpr bool c13 = !nampi::detail::has_param<nampi::param_id::dest_weights, Args...>;
