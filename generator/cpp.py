@@ -107,6 +107,7 @@ def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> li
                 }
             )
     out += _serialized_checks(binding, form, label)
+    out += _element_checks(form, label)
     for name in sorted(parameters):
         if name not in accepted:
             verb = "ignores" if form.kind == "in_place" else "does not take"
@@ -172,8 +173,11 @@ def _slot(p: FormParam, nonblocking: bool, per_rank: bool = False) -> str:
     return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {storage}, nampi::{p.policy}, {flags}>(args...);"
 
 
-def _rule_call(p: FormParam, rule_call) -> str:
-    args = ", ".join([p.name, "ctx"] + list(rule_call.args))
+def _rule_call(p: FormParam, rule_call, datatype: str | None = None) -> str:
+    """A rule filling p; a resize rule sees a buffer with a datatype in elements of that datatype
+    (nampi::detail::typed, buffer_checks.hpp)."""
+    target = f"nampi::detail::typed({p.name}, {datatype})" if datatype and rule_call is p.resize else p.name
+    args = ", ".join([target, "ctx"] + list(rule_call.args))
     return f"if constexpr (decltype({p.name})::computed) {rule_call.rule.helper}({args});"
 
 
@@ -190,11 +194,12 @@ def _serialized_rule_call(p: FormParam, rule_call) -> str:
 def _rules(binding: Binding, form: Form) -> list[str]:
     """The rule calls in order; with serialized buffers allowed, a serialized_default takes its
     parameter's place in that order (first, for a parameter that has no default)."""
+    datatype_of = {b: t for b, _, t, _ in typed_buffers(form)}
     if not binding.serialized:
-        return [_rule_call(p, r) for p, r in form.rule_order]
+        return [_rule_call(p, r, datatype_of.get(p.name)) for p, r in form.rule_order]
     first = [_serialized_rule_call(p, None) for p in form.params if p.serialized_default and not p.default]
     rest = [
-        _serialized_rule_call(p, r) if p.serialized_default and r is p.default else _rule_call(p, r)
+        _serialized_rule_call(p, r) if p.serialized_default and r is p.default else _rule_call(p, r, datatype_of.get(p.name))
         for p, r in form.rule_order
     ]
     return first + rest
@@ -220,25 +225,108 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
-# A buffer, its count and its datatype: given a nampi::datatype and a count, the call checks
-# that the elements fit the buffer (nampi::detail::check_type_fits, infer.hpp).
-TYPED_BUFFERS = [
-    ("send_buf", "send_count", "send_type"),
-    ("recv_buf", "recv_count", "recv_type"),
-    ("send_recv_buf", "send_recv_count", "send_recv_type"),
-]
+def _is_array(mpi_param) -> bool:
+    return mpi_param.c_type.endswith("[]")
 
 
-def _type_fit_checks(binding: Binding, form: Form) -> list[str]:
-    names = {p.name for p in form.params}
-    # A call with a root reads some buffers there only: check at the root, where all count.
-    at_root = "if (ctx.rank == root.get()) " if "root" in names else ""
+def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
+    """Each data buffer the MPI call takes, with the parameters MPI reads as its count and its
+    datatype (None: a literal such as the 1 of a `_single` call, or none) and whether MPI uses it
+    at the root only. From the MPI function's own parameters (spec/mpi/): a buffer is followed by
+    its count and datatype, or shares the next ones with the buffers after it (MPI_Allreduce)."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    out = []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    for i, (arg, mp) in enumerate(pairs):
+        p = form.param(arg)
+        if mp.kind != "BUFFER" or p is None or not p.param.data:
+            continue
+        count, datatype, counted = None, None, False
+        for a, m in pairs[i + 1 :]:
+            if _is_array(m) or m.kind == "PARTITION":
+                break  # counts per rank or per partition: not one count of this buffer
+            if "NUM_ELEM" in m.kind and not counted:
+                count, counted = (a if form.param(a) else None), True
+            if m.kind == "DATATYPE":
+                datatype = a if form.param(a) else None
+                break
+        out.append((arg, count, datatype, mp.root_only))
+    return out
+
+
+def _root_prefix(form: Form, root_only: bool) -> str:
+    """`if (at the root) `, for what MPI uses at the root only."""
+    if not root_only:
+        return ""
+    root = next((a for a, m in zip(form.mpi_args, form.mpi_params) if m.name == "root" and form.param(a)), None)
+    return f"if (ctx.rank == {root}.get()) " if root else ""
+
+
+def _fit_checks(binding: Binding, form: Form) -> list[str]:
+    """Before the MPI call: the count elements of the datatype lie inside each buffer
+    (nampi::detail::check_fits, buffer_checks.hpp: always where nampi computed the count)."""
     return [
-        f"if constexpr (!decltype({t})::computed) {at_root}"
-        f'nampi::detail::check_type_fits("{binding.name}", "{b}", {b}, {c}, {t});'
-        for b, c, t in TYPED_BUFFERS
-        if {b, c, t} <= names
+        f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});'
+        for b, c, t, root_only in typed_buffers(form)
+        if c and t
     ]
+
+
+def _per_peer(mpi_param) -> bool:
+    """An array MPI reads one entry of per peer: counts, displacements, datatypes."""
+    kind = mpi_param.kind
+    return _is_array(mpi_param) and ("NUM_ELEM" in kind or "DISPLACEMENT" in kind or kind == "DATATYPE")
+
+
+def _length_checks(binding: Binding, form: Form) -> list[str]:
+    """Arrays the caller gives with one entry per rank hold that many (and are read no further),
+    checked in every build before any MPI call; per-neighbour ones are not (that would cost
+    MPI calls to learn the neighbour counts)."""
+    if binding.peers != "ranks":
+        return []
+    return [
+        f"if constexpr (!decltype({arg})::computed) {{ {_root_prefix(form, m.root_only)}"
+        f'nampi::detail::check_length("{binding.name}", {arg}, static_cast<std::size_t>(ctx.size), "rank"); }}'
+        for arg, m in zip(form.mpi_args, form.mpi_params)
+        if form.param(arg) and _per_peer(m)
+    ]
+
+
+def _element_checks(form: Form, label: str) -> list[dict]:
+    """Where one datatype serves two buffers (reductions, `_single` calls), or a count is taken
+    from another buffer's (same_as), the buffers must hold one element type unless the caller
+    gives the datatype or the count: a datatype inferred from one would reinterpret the other."""
+    buffers = typed_buffers(form)
+    out = []
+    for i, (b1, _, t1, _) in enumerate(buffers):
+        for b2, _, t2, _ in buffers[i + 1 :]:
+            if t1 and t1 == t2:
+                out.append(
+                    {
+                        "cond": f"!nampi::detail::computes<{param_id(t1)}, Args...> || "
+                        f"nampi::detail::same_element<{param_id(b1)}, {param_id(b2)}, Args...>()",
+                        "msg": f"nampi: {label}: '{b2}' holds another element type than '{b1}', and one datatype "
+                        f"('{t1}') serves both (give {t1}, or buffers of one element type)",
+                    }
+                )
+    described = {c: (b, t) for b, c, t, _ in buffers if c}
+    for p in form.params:
+        if p.name not in described or not p.default or p.default.rule.name != "same_as":
+            continue
+        source = p.default.param_args()[0]
+        (b, t), (b_source, _) = described[p.name], described.get(source, (None, None))
+        if b_source and b_source != b and t:
+            out.append(
+                {
+                    "cond": f"!nampi::detail::computes<{param_id(p.name)}, Args...> || "
+                    f"!nampi::detail::computes<{param_id(t)}, Args...> || "
+                    f"nampi::detail::same_element<{param_id(b)}, {param_id(b_source)}, Args...>()",
+                    "msg": f"nampi: {label}: '{b}' holds another element type than '{b_source}', so '{p.name}' "
+                    f"cannot be taken from '{source}' (give {p.name})",
+                }
+            )
+    return out
 
 
 def _call(function: str, args: list[str]) -> str:
@@ -384,7 +472,7 @@ def body(binding: Binding, form: Form) -> dict:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
         "slots": [_slot(p, binding.nonblocking, p.name in binding.serialized_per_rank) for p in form.params],
-        "rules": _rules(binding, form) + _type_fit_checks(binding, form),
+        "rules": _length_checks(binding, form) + _rules(binding, form) + _fit_checks(binding, form),
         "finish": finish,
     }
 

@@ -299,7 +299,10 @@ def _load_form(
         primary = next((p for p in params if p.returned_if_omitted), None)
     if element is None and any(p.param.to_mpi == "op" for p in params):
         raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
-    return Form(kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none)
+    mpi_params = tuple(mpi_function.params) if mpi_function is not None else ()
+    return Form(
+        kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none, mpi_params
+    )
 
 
 def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:
@@ -344,6 +347,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         serialized_via=via,
         serialized_per_rank=per_rank,
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
+        peers=entry.get("peers", "ranks"),
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),
         large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",

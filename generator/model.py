@@ -100,6 +100,9 @@ class Form:
     where: Where
     either: tuple[str, ...] = ()  # two parameters computed from each other: the caller gives at least one
     all_or_none: tuple[str, ...] = ()  # parameters the caller gives together or not at all
+    # The MPI function's parameter at each position of mpi_args (spec/mpi/): its Forum kind
+    # (BUFFER, DATATYPE, ...), C type and root_only say what each argument is to MPI.
+    mpi_params: tuple = ()
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -168,6 +171,9 @@ class Binding:
     # (its I or _init form) of per-peer derived datatypes (large_count_alltoallw.hpp) instead of
     # a compile error.
     large_count_alltoallw: bool = False
+    # Whom per-peer arrays describe: "ranks" (checked against the communicator's size) or
+    # "neighbors" (of the topology; not checked, that would cost MPI calls).
+    peers: str = "ranks"
     # Without the twin, a reduction's large count is one element of a derived datatype reduced
     # by a wrapper op that runs MPI_Reduce_local on its pieces (large_count_reduction.hpp).
     large_count_reduce_local: bool = False

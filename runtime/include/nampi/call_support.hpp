@@ -1,6 +1,7 @@
 // Everything generated call bodies use, in one include.
 #pragma once
 
+#include "nampi/buffer_checks.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/infer.hpp"

@@ -7,6 +7,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -16,6 +17,20 @@
 #include "nampi/mpi/handles.hpp"
 
 namespace nampi {
+namespace detail {
+
+// The bytes [begin, end) that n elements of a datatype touch from the start of
+// a buffer, given its true lower bound, true extent and extent (MPI's rule: an
+// element starts `extent` bytes after the previous one).
+inline std::pair<MPI_Aint, MPI_Aint> element_span(MPI_Aint true_lb, MPI_Aint true_extent,
+                                                  MPI_Aint extent, std::size_t n) noexcept {
+  if (n == 0) return {0, 0};
+  const MPI_Aint step = static_cast<MPI_Aint>(n - 1) * extent;
+  return {true_lb + std::min<MPI_Aint>(step, 0),
+          true_lb + true_extent + std::max<MPI_Aint>(step, 0)};
+}
+
+}  // namespace detail
 
 class datatype;
 
@@ -56,9 +71,7 @@ class datatype {
   // The bytes `count` elements of this type touch, from the buffer's start
   // (negative if the type reaches before it).
   std::pair<MPI_Aint, MPI_Aint> span(std::size_t count) const noexcept {
-    if (count == 0) return {0, 0};
-    const MPI_Aint step = static_cast<MPI_Aint>(count - 1) * extent_;
-    return {true_lb_ + (step < 0 ? step : 0), true_lb_ + true_extent_ + (step > 0 ? step : 0)};
+    return detail::element_span(true_lb_, true_extent_, extent_, count);
   }
 
   // Builders: each creates the type with its MPI constructor and commits it.

@@ -81,10 +81,21 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 }  // namespace detail
 }  // namespace nampi
 
-// Run-time usage checks (e.g. a no_resize buffer that is too small) follow
-// `assert`: on in debug builds, off with NDEBUG, so that release builds cost
-// exactly what hand-written MPI costs. Define NAMPI_ASSERTION_LEVEL (0 or 1)
-// to choose either way.
+// Run-time usage checks come in two kinds:
+//  * NAMPI_CHECK: a size nampi computed (an inferred count, a probed size, the
+//    number of ranks, a datatype's extent) against the caller's memory. On in
+//    every build: nampi made the number up, so nobody else can have checked it,
+//    and a release build must never be less safe than plain MPI.
+//  * NAMPI_ASSERT: values the caller gave (a count next to a buffer), which
+//    plain MPI trusts too. They follow `assert`: on in debug builds, off with
+//    NDEBUG, so that a call with everything given costs what hand-written MPI
+//    costs. Define NAMPI_ASSERTION_LEVEL (0 or 1) to choose either way.
+#define NAMPI_CHECK(condition, message)                               \
+  do {                                                                \
+    if (!(condition)) [[unlikely]]                                    \
+      throw ::nampi::usage_error(std::string("nampi: ") + (message)); \
+  } while (false)
+
 #ifndef NAMPI_ASSERTION_LEVEL
 #ifdef NDEBUG
 #define NAMPI_ASSERTION_LEVEL 0
@@ -94,13 +105,38 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 #endif
 
 #if NAMPI_ASSERTION_LEVEL > 0
-#define NAMPI_ASSERT(condition, message)                              \
-  do {                                                                \
-    if (!(condition)) [[unlikely]]                                    \
-      throw ::nampi::usage_error(std::string("nampi: ") + (message)); \
-  } while (false)
+#define NAMPI_ASSERT(condition, message) NAMPI_CHECK(condition, message)
 #else
 #define NAMPI_ASSERT(condition, message) \
   do {                                   \
   } while (false)
 #endif
+
+// NAMPI_CHECK where `always` (a size nampi computed), else NAMPI_ASSERT; `always`
+// is a constant expression.
+#define NAMPI_CHECK_IF(always, condition, message)         \
+  do {                                                     \
+    if constexpr ((always) || NAMPI_ASSERTION_LEVEL > 0) { \
+      NAMPI_CHECK(condition, message);                     \
+    }                                                      \
+  } while (false)
+
+namespace nampi::detail {
+
+// Whether a size check is of a value nampi computed (Always: on in every build)
+// or only of values the caller gave (NAMPI_ASSERTION_LEVEL decides).
+template <bool Always>
+struct size_check {
+  static constexpr bool always = Always;
+};
+
+// "1 element", "3 elements", "2 entries": for messages about sizes.
+inline std::string elements(std::size_t n, const char* noun = "element",
+                            const char* nouns = nullptr) {
+  return std::to_string(n) + " " +
+         (n == 1  ? std::string(noun)
+          : nouns ? std::string(nouns)
+                  : std::string(noun) + "s");
+}
+
+}  // namespace nampi::detail

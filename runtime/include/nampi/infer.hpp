@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "nampi/buffer_checks.hpp"
 #include "nampi/error.hpp"
 #include "nampi/large_count.hpp"
 #include "nampi/slot.hpp"
@@ -27,8 +28,8 @@ struct call_context {
 
 template <typename N>
 int checked_int(N n, const char* call, const char* what) {
-  NAMPI_ASSERT(std::in_range<int>(n), std::string(call) + ": '" + what + "' (" + std::to_string(n) +
-                                          ") does not fit an int");
+  NAMPI_CHECK(std::in_range<int>(n), std::string(call) + ": '" + what + "' (" + std::to_string(n) +
+                                         ") does not fit an int");
   return static_cast<int>(n);
 }
 
@@ -54,32 +55,14 @@ inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
     call_mpi("MPI_Graph_neighbors_count", MPI_Graph_neighbors_count, ctx.comm, ctx.rank, &count);
     return {count, count};
   }
-  NAMPI_ASSERT(kind == MPI_DIST_GRAPH,
-               std::string(ctx.call) +
-                   ": the communicator has no topology (create one with cart_create, "
-                   "graph_create or dist_graph_create(_adjacent))");
+  NAMPI_CHECK(kind == MPI_DIST_GRAPH,
+              std::string(ctx.call) +
+                  ": the communicator has no topology (create one with cart_create, "
+                  "graph_create or dist_graph_create(_adjacent))");
   int in = 0, out = 0, weighted = 0;
   call_mpi("MPI_Dist_graph_neighbors_count", MPI_Dist_graph_neighbors_count, ctx.comm, &in, &out,
            &weighted);
   return {in, out};
-}
-
-// A call given a buffer, a count and a datatype that knows its layout
-// (nampi::datatype): the count elements must lie inside the buffer's bytes.
-// Other datatypes (C handles) are not checked: that would cost MPI calls.
-template <typename Buffer, typename Count, typename Type>
-void check_type_fits([[maybe_unused]] const char* call, [[maybe_unused]] const char* buffer_name,
-                     [[maybe_unused]] const Buffer& buffer, [[maybe_unused]] const Count& count,
-                     [[maybe_unused]] const Type& type) {
-  if constexpr (NAMPI_ASSERTION_LEVEL > 0 && requires { type.get().span(std::size_t{}); }) {
-    const auto [begin, end] = type.get().span(static_cast<std::size_t>(count.get()));
-    const auto bytes = static_cast<std::ptrdiff_t>(buffer.size() * sizeof(*buffer.data()));
-    NAMPI_ASSERT(begin >= 0 && end <= bytes,
-                 std::string(call) + ": " + std::to_string(count.get()) +
-                     " elements of the datatype span bytes [" + std::to_string(begin) + ", " +
-                     std::to_string(end) + "), but buffer '" + buffer_name + "' holds " +
-                     std::to_string(bytes));
-  }
 }
 
 }  // namespace nampi::detail
@@ -87,6 +70,11 @@ void check_type_fits([[maybe_unused]] const char* call, [[maybe_unused]] const c
 namespace nampi::infer {
 
 using detail::call_context;
+// Size checks of values nampi computed (on in every build) or only of values the
+// caller gave (with the assertion level): see error.hpp.
+using always_checked = detail::size_check<true>;
+template <typename... Slots>
+using checked_if_computed = detail::size_check<(false || ... || Slots::computed)>;
 
 // --- local rules (no MPI calls) ---
 
@@ -117,8 +105,8 @@ template <typename Out, typename Buffer, typename Partitions>
 void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buffer,
                            const Partitions& partitions) {
   const int n = partitions.get();
-  NAMPI_ASSERT(n > 0,
-               std::string(ctx.call) + ": partitions must be positive, got " + std::to_string(n));
+  NAMPI_CHECK(n > 0,
+              std::string(ctx.call) + ": partitions must be positive, got " + std::to_string(n));
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(n) == 0,
                std::string(ctx.call) + ": the buffer size " + std::to_string(buffer.size()) +
                    " is not a multiple of partitions (" + std::to_string(n) + ")");
@@ -140,13 +128,13 @@ void same_as(Out& out, const call_context&, const Source& source) {
 // Displacements as the exclusive prefix sum of counts.
 template <typename Out, typename Counts>
 void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
-  out.resize_for(counts.size(), ctx.call, "displs");
+  out.resize_for(counts.size(), ctx.call, always_checked{});
   using Displ = std::remove_cvref_t<decltype(*out.data())>;
   MPI_Count next = 0;  // int counts may sum beyond an int
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    NAMPI_ASSERT(std::in_range<Displ>(next),
-                 std::string(ctx.call) + ": displacement " + std::to_string(next) +
-                     " does not fit the displacements' type (give them as std::vector<MPI_Aint>)");
+    NAMPI_CHECK(std::in_range<Displ>(next),
+                std::string(ctx.call) + ": displacement " + std::to_string(next) +
+                    " does not fit the displacements' type (give them as std::vector<MPI_Aint>)");
     out.data()[i] = static_cast<Displ>(next);
     next += static_cast<MPI_Count>(counts.data()[i]);
   }
@@ -156,9 +144,11 @@ void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
 // sum of the counts when the displacements were computed, and stays safe when
 // the caller's displacements leave gaps.
 template <typename Out, typename Counts, typename Displs>
-void size_extent(Out& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
-  NAMPI_ASSERT(displs.size() == counts.size(),
-               std::string(ctx.call) + ": recv_displs and recv_counts differ in length");
+void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
+  NAMPI_CHECK(displs.size() == counts.size(),
+              std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
+                  param_name(Counts::id) + "' differ in length (" + std::to_string(displs.size()) +
+                  " and " + std::to_string(counts.size()) + ")");
   std::size_t end = 0;
   if constexpr (Displs::computed) {
     // The call computed the displacements as the exclusive scan of the counts
@@ -171,39 +161,39 @@ void size_extent(Out& out, const call_context& ctx, const Counts& counts, const 
       end = std::max(end, static_cast<std::size_t>(displs.data()[i]) +
                               static_cast<std::size_t>(counts.data()[i]));
   }
-  out.resize_for(end, ctx.call, "recv_buf");
+  out.resize_for(end, ctx.call, always_checked{});  // a size nampi computed
 }
 
 // A buffer of `count` elements.
 template <typename Out, typename Count>
-void size_count(Out& out, const call_context& ctx, const Count& count) {
-  out.resize_for(static_cast<std::size_t>(count.get()), ctx.call, "recv_buf");
+void size_count(Out&& out, const call_context& ctx, const Count& count) {
+  out.resize_for(static_cast<std::size_t>(count.get()), ctx.call, checked_if_computed<Count>{});
 }
 
 // As size_count, except at the root, whose buffer holds the data sent.
 template <typename Out, typename Count, typename Root>
-void size_count_except_root(Out& out, const call_context& ctx, const Count& count,
+void size_count_except_root(Out&& out, const call_context& ctx, const Count& count,
                             const Root& root) {
   if (ctx.rank != root.get()) size_count(out, ctx, count);
 }
 
 // A buffer of `count` elements per rank (size * count).
 template <typename Out, typename Count>
-void size_count_per_rank(Out& out, const call_context& ctx, const Count& count) {
+void size_count_per_rank(Out&& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size),
-                 ctx.call, "recv_buf");
+                 ctx.call, always_checked{});  // count times the ranks: computed
 }
 
 // As size_count_per_rank at the root; nothing elsewhere.
 template <typename Out, typename Count, typename Root>
-void size_count_per_rank_at_root(Out& out, const call_context& ctx, const Count& count,
+void size_count_per_rank_at_root(Out&& out, const call_context& ctx, const Count& count,
                                  const Root& root) {
   if (ctx.rank == root.get()) size_count_per_rank(out, ctx, count);
 }
 
 // As size_extent at the root; nothing elsewhere.
 template <typename Out, typename Counts, typename Displs, typename Root>
-void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts,
+void size_extent_at_root(Out&& out, const call_context& ctx, const Counts& counts,
                          const Displs& displs, const Root& root) {
   if (ctx.rank == root.get()) size_extent(out, ctx, counts, displs);
 }
@@ -211,8 +201,8 @@ void size_extent_at_root(Out& out, const call_context& ctx, const Counts& counts
 // A parameter only the root needs: check it there, nothing to compute.
 template <typename Out, typename Root>
 void required_at_root(Out&, const call_context& ctx, const Root& root) {
-  NAMPI_ASSERT(ctx.rank != root.get(),
-               std::string(ctx.call) + ": this parameter is required at the root");
+  NAMPI_CHECK(ctx.rank != root.get(),
+              std::string(ctx.call) + ": this parameter is required at the root");
 }
 
 // As exclusive_scan, at the root only.
@@ -240,28 +230,29 @@ void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& b
 
 // Room for one element per rank.
 template <typename Out>
-void size_ranks(Out& out, const call_context& ctx) {
-  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_buf");
+void size_ranks(Out&& out, const call_context& ctx) {
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
 }
 
 // Room for one element per rank, at the root only.
 template <typename Out, typename Root>
-void size_ranks_at_root(Out& out, const call_context& ctx, const Root& root) {
+void size_ranks_at_root(Out&& out, const call_context& ctx, const Root& root) {
   if (ctx.rank == root.get()) size_ranks(out, ctx);
 }
 
 // Room for count elements, at the root only.
 template <typename Out, typename Count, typename Root>
-void size_count_at_root(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+void size_count_at_root(Out&& out, const call_context& ctx, const Count& count, const Root& root) {
   if (ctx.rank == root.get()) size_count(out, ctx, count);
 }
 
 // Room for this rank's entry of counts.
 template <typename Out, typename Counts>
-void size_own_count(Out& out, const call_context& ctx, const Counts& counts) {
-  NAMPI_ASSERT(counts.size() == static_cast<std::size_t>(ctx.size),
-               std::string(ctx.call) + ": recv_counts needs one entry per rank");
-  out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, "recv_buf");
+void size_own_count(Out&& out, const call_context& ctx, const Counts& counts) {
+  NAMPI_CHECK(
+      counts.size() >= static_cast<std::size_t>(ctx.size),
+      std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
+  out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, always_checked{});
 }
 
 // The byte count of each value of a buffer serialized one value per rank
@@ -274,7 +265,7 @@ void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, 
     throw usage_error(std::string("nampi: ") + ctx.call + ": serialized '" + name + "' holds " +
                       std::to_string(buffer.values()) + " values, one per rank (" +
                       std::to_string(n) + ") needed");
-  out.resize_for(n, ctx.call, "send_counts");
+  out.resize_for(n, ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   for (std::size_t i = 0; i < n; ++i)
     out.data()[i] = detail::checked_count<To>(buffer.block_size(i), ctx.call, "send_counts");
@@ -292,7 +283,7 @@ void serialized_counts_at_root(Out& out, const call_context& ctx, const Buffer& 
 // Every rank's count, by one MPI_Allgather.
 template <typename Out, typename Count>
 void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
-  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
   detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, mpi_datatype<To>(), out.data(), 1,
@@ -303,7 +294,7 @@ void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
 template <typename Out, typename Count, typename Root>
 void gather_counts(Out& out, const call_context& ctx, const Count& count, const Root& root) {
   const bool at_root = ctx.rank == root.get();
-  if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
   detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, mpi_datatype<To>(),
@@ -313,9 +304,11 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
 // The counts every rank sends to me, by one MPI_Alltoall.
 template <typename Out, typename Counts>
 void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
-  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
-               std::string(ctx.call) + ": send_counts needs one entry per rank");
-  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, "recv_counts");
+  NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(ctx.size),
+              std::string(ctx.call) + ": '" + param_name(Counts::id) + "' holds " +
+                  detail::elements(send_counts.size(), "entry", "entries") + ", one per rank (" +
+                  std::to_string(ctx.size) + ") needed");
+  out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
   detail::call_mpi("MPI_Alltoall", MPI_Alltoall, mine.data(), 1, mpi_datatype<To>(), out.data(), 1,
@@ -327,8 +320,10 @@ template <typename Out, typename Counts, typename Root>
 void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts, const Root& root) {
   const bool at_root = ctx.rank == root.get();
   if (at_root)
-    NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
-                 std::string(ctx.call) + ": send_counts needs one entry per rank");
+    NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(ctx.size),
+                std::string(ctx.call) + ": '" + param_name(Counts::id) + "' holds " +
+                    detail::elements(send_counts.size(), "entry", "entries") + ", one per rank (" +
+                    std::to_string(ctx.size) + ") needed");
   using From = detail::array_element_t<Counts>;
   From mine = 0;
   detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
@@ -373,8 +368,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
   MPI_Status status;
   detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
   const MPI_Count count = detail::element_count(status, detail::c_value(type.get()));
-  NAMPI_ASSERT(count != MPI_UNDEFINED,
-               std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  NAMPI_CHECK(count != MPI_UNDEFINED,
+              std::string(ctx.call) + ": message size is not a multiple of the datatype");
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (Tag::computed) tag.set(status.MPI_TAG);
   detail::set_count(out, count, ctx.call, "recv_count");
@@ -384,8 +379,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
 template <typename Out, typename Message, typename Type>
 void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
   const MPI_Count count = detail::element_count(message.get().status, detail::c_value(type.get()));
-  NAMPI_ASSERT(count != MPI_UNDEFINED,
-               std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  NAMPI_CHECK(count != MPI_UNDEFINED,
+              std::string(ctx.call) + ": message size is not a multiple of the datatype");
   detail::set_count(out, count, ctx.call, "recv_count");
 }
 
@@ -394,9 +389,9 @@ void message_count(Out& out, const call_context& ctx, const Message& message, co
 // A balanced grid of the communicator's processes in ndims dimensions, by one MPI_Dims_create.
 template <typename Out, typename Ndims>
 void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
-  NAMPI_ASSERT(ndims.get() >= 0, std::string(ctx.call) + ": ndims is negative");
+  NAMPI_CHECK(ndims.get() >= 0, std::string(ctx.call) + ": ndims is negative");
   const auto n = static_cast<std::size_t>(ndims.get());
-  out.resize_for(n, ctx.call, "dims");
+  out.resize_for(n, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + n,
             0);  // 0: MPI chooses (a caller's dims_out(v) may hold others)
   detail::call_mpi("MPI_Dims_create", MPI_Dims_create, ctx.size, ndims.get(), out.data());
@@ -405,9 +400,9 @@ void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
 // count zeros (false): e.g. no dimension periodic.
 template <typename Out, typename Count>
 void all_false(Out& out, const call_context& ctx, const Count& count) {
-  NAMPI_ASSERT(count.get() >= 0, std::string(ctx.call) + ": negative count");
+  NAMPI_CHECK(count.get() >= 0, std::string(ctx.call) + ": negative count");
   const auto n = static_cast<std::size_t>(count.get());
-  out.resize_for(n, ctx.call, "periods");
+  out.resize_for(n, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + n, 0);
 }
 
@@ -415,10 +410,10 @@ void all_false(Out& out, const call_context& ctx, const Count& count) {
 
 // Room for count elements from every in-neighbour.
 template <typename Out, typename Count>
-void size_count_per_in_neighbor(Out& out, const call_context& ctx, const Count& count) {
+void size_count_per_in_neighbor(Out&& out, const call_context& ctx, const Count& count) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(neighbors.in),
-                 ctx.call, "recv_buf");
+                 ctx.call, always_checked{});
 }
 
 // The number of elements of a buffer divided evenly among the out-neighbours.
@@ -426,7 +421,7 @@ template <typename Out, typename Buffer>
 void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& buffer) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   if (neighbors.out == 0) {
-    NAMPI_ASSERT(
+    NAMPI_CHECK(
         buffer.size() == 0,
         std::string(ctx.call) + ": this process has no out-neighbour to send the buffer to");
     out.set(0);
@@ -445,7 +440,7 @@ template <typename Out, typename Count>
 void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& count) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   const auto in = static_cast<std::size_t>(neighbors.in);
-  out.resize_for(in, ctx.call, "recv_counts");
+  out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
   const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
@@ -458,11 +453,11 @@ void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& c
 template <typename Out, typename Counts>
 void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
-  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(neighbors.out),
-               std::string(ctx.call) + ": send_counts needs one entry per out-neighbour (" +
-                   std::to_string(neighbors.out) + ")");
+  NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(neighbors.out),
+              std::string(ctx.call) + ": send_counts needs one entry per out-neighbour (" +
+                  std::to_string(neighbors.out) + ")");
   const auto in = static_cast<std::size_t>(neighbors.in);
-  out.resize_for(in, ctx.call, "recv_counts");
+  out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");

@@ -192,7 +192,8 @@ class serialized_blocks_slot {
   std::byte* data() { return non_null(bytes_.data()); }
   const object_type& get() const { return values_; }
 
-  void resize_for(std::size_t n, const char*, const char*) {
+  template <bool Always>
+  void resize_for(std::size_t n, const char*, size_check<Always>) {
     bytes_.resize(n);
     received_ = true;  // only where the call receives (gatherv: the root)
   }
@@ -333,7 +334,8 @@ class serialized_slot {
   const object_type& get() const { return value_; }
 
   // Room for n received bytes (the receiving ranks' rules call it).
-  void resize_for(std::size_t n, const char*, const char*) {
+  template <bool Always>
+  void resize_for(std::size_t n, const char*, size_check<Always>) {
     bytes_.resize(n);
     state_ = state::received;
   }

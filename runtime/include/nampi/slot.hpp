@@ -102,14 +102,17 @@ class input_slot {
   static constexpr bool computed = false;  // rules must not fill it
   static constexpr bool returned = false;
 
-  explicit input_slot(const object_type& object) : object_(&object) {}
+  explicit input_slot(const object_type& object) : object_(&object), size_(size_of(object)) {}
 
   const object_type& get() const { return *object_; }
   const auto* data() const { return data_of(*object_); }
-  std::size_t size() const { return size_of(*object_); }
+  std::size_t size() const { return size_; }
+  // Reads only the first n entries (an array longer than the ranks it describes).
+  void limit(std::size_t n) { size_ = std::min(size_, n); }
 
  private:
   const object_type* object_;
+  std::size_t size_;
 };
 
 // What a call does with an input the caller moved in (an rvalue argument).
@@ -130,15 +133,18 @@ class owned_input_slot {
   static constexpr bool computed = false;
   static constexpr bool returned = HandBack && is_buffer_v<object_type>;
 
-  explicit owned_input_slot(object_type&& object) : object_(std::move(object)) {}
+  explicit owned_input_slot(object_type&& object)
+      : object_(std::move(object)), size_(size_of(object_)) {}
 
   const object_type& get() const { return object_; }
   const auto* data() const { return data_of(object_); }
-  std::size_t size() const { return size_of(object_); }
+  std::size_t size() const { return size_; }
+  void limit(std::size_t n) { size_ = std::min(size_, n); }
   object_type extract() { return std::move(object_); }
 
  private:
   object_type object_;
+  std::size_t size_;
 };
 
 // Receives a value. Owned storage (omitted parameter, or an rvalue the caller
@@ -153,20 +159,28 @@ class output_slot {
   static constexpr bool returned = Returned;
 
   template <typename... Init>
-  explicit output_slot(Init&&... init) : object_(std::forward<Init>(init)...) {}
+  explicit output_slot(Init&&... init)
+      : object_(std::forward<Init>(init)...), size_(size_of(object_)) {}
 
   object_type& get() { return object_; }
   const object_type& get() const { return object_; }
   void set(const object_type& value) { object_ = value; }
   auto* data() { return data_of(get()); }
   const auto* data() const { return data_of(get()); }
-  std::size_t size() const { return size_of(get()); }
+  // The elements the call uses: what resize_for made room for, which a caller's
+  // container may exceed (recv_counts_out(v) with v longer than the ranks).
+  std::size_t size() const { return size_; }
 
-  // Makes room for n elements as the resize policy allows.
-  void resize_for(std::size_t n, const char* call, const char* param) {
+  // Makes room for n elements as the resize policy allows; a buffer that stays
+  // too small throws usage_error before MPI writes. The check is on in every
+  // build when n is a size nampi computed (Check::always).
+  template <bool Always>
+  void resize_for(std::size_t n, const char* call, size_check<Always>) {
     if constexpr (!is_buffer_v<object_type>) {
-      NAMPI_ASSERT(n <= 1, std::string(call) + ": '" + param + "' holds one value, " +
-                               std::to_string(n) + " needed");
+      NAMPI_CHECK_IF(Always, n <= 1,
+                     std::string(call) + ": '" + param_name(Id) + "' holds one value, " +
+                         std::to_string(n) + " needed");
+      return;
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
       if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
         // Storage the call created: build it at its size (cheaper than growing).
@@ -182,17 +196,19 @@ class output_slot {
         static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
       }
     } else {
-      NAMPI_ASSERT(size_of(object_) >= n,
-                   std::string(call) + ": buffer '" + param + "' holds " +
-                       std::to_string(size_of(object_)) + " elements, " + std::to_string(n) +
-                       " needed (pass a resize policy such as resize_to_fit)");
+      NAMPI_CHECK_IF(Always, size_of(object_) >= n,
+                     std::string(call) + ": '" + param_name(Id) + "' holds " +
+                         elements(size_of(object_)) + ", " + std::to_string(n) +
+                         " needed (pass a resize policy such as resize_to_fit)");
     }
+    size_ = n;
   }
 
   object_type extract() { return std::move(object_); }
 
  private:
   std::conditional_t<Owned, object_type, object_type&> object_;
+  std::size_t size_;
 };
 
 // The caller's policy, else the binding's default; a binding default that

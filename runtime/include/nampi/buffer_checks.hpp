@@ -1,0 +1,144 @@
+// What MPI reads or writes stays inside the caller's memory.
+//
+// A call hands MPI a buffer, a count (or counts and displacements) and a
+// datatype. Where nampi computed any of them (an inferred count, a probed size,
+// the number of ranks, the datatype's extent), it checks in every build that
+// the datatype's elements fit the buffer's bytes and throws usage_error before
+// MPI runs; a count and datatype the caller gave are checked only with
+// NAMPI_ASSERTION_LEVEL, since plain MPI trusts them too (error.hpp). Sizes are
+// compared in bytes: a datatype the caller gives may have another extent than
+// the buffer's element type.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/datatype.hpp"
+#include "nampi/error.hpp"
+#include "nampi/generated/parameters.hpp"
+#include "nampi/parameter.hpp"
+#include "nampi/slot.hpp"
+#include "nampi/types.hpp"
+
+namespace nampi::detail {
+
+// The bytes n elements of a type slot's datatype touch in a buffer of E. A
+// computed type slot holds the buffer's own datatype (type_of), whose elements
+// are sizeof(E) apart: known at compile time. A nampi::datatype knows its
+// extents; a C handle other than E's own datatype is asked (two local MPI calls).
+template <typename E, typename TypeSlot>
+std::pair<MPI_Aint, MPI_Aint> type_span(const TypeSlot& type, std::size_t n) {
+  const auto own = std::pair<MPI_Aint, MPI_Aint>{0, static_cast<MPI_Aint>(n * sizeof(E))};
+  if constexpr (TypeSlot::computed) {
+    return own;
+  } else if constexpr (requires { type.get().span(n); }) {
+    return type.get().span(n);
+  } else {
+    const MPI_Datatype t = c_value(type.get());
+    if (t == mpi_datatype<E>()) return own;
+    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
+    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
+    return element_span(true_lb, true_extent, extent, n);
+  }
+}
+
+// A buffer the call writes, as a resize rule sees it: in elements of the
+// datatype MPI writes with. resize_for(n) makes room for the bytes of n such
+// elements (rounded up to whole elements of the buffer).
+template <typename Slot, typename TypeSlot>
+class typed_target {
+ public:
+  typed_target(Slot& slot, const TypeSlot& type) noexcept : slot_(&slot), type_(&type) {}
+
+  template <bool Always>
+  void resize_for(std::size_t n, const char* call, size_check<Always> check) {
+    if constexpr (TypeSlot::computed) {
+      slot_->resize_for(n, call, check);
+    } else {
+      using E = slot_element_t<Slot>;
+      const auto [begin, end] = type_span<E>(*type_, n);
+      NAMPI_CHECK(begin >= 0, std::string(call) + ": '" + param_name(TypeSlot::id) +
+                                  "' reaches before the start of '" + param_name(Slot::id) + "'");
+      slot_->resize_for((static_cast<std::size_t>(end) + sizeof(E) - 1) / sizeof(E), call, check);
+    }
+  }
+
+ private:
+  Slot* slot_;
+  const TypeSlot* type_;
+};
+
+template <typename Slot, typename TypeSlot>
+typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
+  return {slot, type};
+}
+
+// Before the MPI call: count elements of the datatype lie inside the buffer.
+// Nothing to do when both are computed (a count of the buffer's own elements,
+// or a buffer its resize rule sized). A computed count with a datatype the
+// caller gave is checked always; a count the caller gave, with the assertion
+// level (and a C handle other than the element's own only if asking its extent
+// is worth it: it is, once nampi must compute anything).
+template <typename Buffer, typename Count, typename TypeSlot>
+void check_fits(const char* call, const Buffer& buffer, const Count& count, const TypeSlot& type) {
+  if constexpr (!(Count::computed && TypeSlot::computed)) {
+    constexpr bool always = Count::computed;
+    if constexpr (always || NAMPI_ASSERTION_LEVEL > 0) {
+      using E = slot_element_t<Buffer>;
+      if constexpr (!always && !TypeSlot::computed && !requires { type.get().span(0); }) {
+        if (c_value(type.get()) != mpi_datatype<E>()) return;
+      }
+      const auto n = static_cast<std::size_t>(count.get());
+      const auto [begin, end] = type_span<E>(type, n);
+      const auto bytes = static_cast<MPI_Aint>(buffer.size() * sizeof(E));
+      NAMPI_CHECK(begin >= 0 && end <= bytes,
+                  std::string(call) + ": " + std::to_string(n) + " elements of '" +
+                      param_name(TypeSlot::id) + "' span bytes [" + std::to_string(begin) + ", " +
+                      std::to_string(end) + "), but '" + param_name(Buffer::id) + "' holds " +
+                      elements(static_cast<std::size_t>(bytes), "byte"));
+    }
+  }
+}
+
+// An array of one entry per rank (or neighbour): MPI reads n entries, so it
+// must hold them, and a longer one is read only that far. Checked in every
+// build: a C array has no length for MPI to check.
+template <typename Slot>
+void check_length(const char* call, Slot& slot, std::size_t n, const char* peers) {
+  NAMPI_CHECK(slot.size() >= n, std::string(call) + ": '" + param_name(Slot::id) + "' holds " +
+                                    elements(slot.size(), "entry", "entries") + ", one per " +
+                                    peers + " (" + std::to_string(n) + ") needed");
+  slot.limit(n);
+}
+
+// The element type parameter Id holds among Args (void if absent or serialized).
+template <auto Id, typename... Args>
+constexpr auto element_of_param() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args)) {
+    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    if constexpr (serialized_buffer<typename P::storage_type>)
+      return std::type_identity<void>{};
+    else
+      return std::type_identity<element_t<typename P::storage_type>>{};
+  } else {
+    return std::type_identity<void>{};
+  }
+}
+
+// Buffers A and B hold the same element type, or one of them is not given
+// (created by the call with the other's element type) or serialized.
+template <auto A, auto B, typename... Args>
+constexpr bool same_element() {
+  using EA = typename decltype(element_of_param<A, Args...>())::type;
+  using EB = typename decltype(element_of_param<B, Args...>())::type;
+  return std::is_void_v<EA> || std::is_void_v<EB> || std::is_same_v<EA, EB>;
+}
+
+}  // namespace nampi::detail
