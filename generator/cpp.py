@@ -244,12 +244,12 @@ def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
             continue
         count, datatype, counted = None, None, False
         for a, m in pairs[i + 1 :]:
-            if _is_array(m) or m.kind == "PARTITION":
-                break  # counts per rank or per partition: not one count of this buffer
-            if "NUM_ELEM" in m.kind and not counted:
+            if m.kind == "PARTITION" or (_is_array(m) and "NUM_ELEM" in m.kind):
+                counted = True  # counts per rank or per partition: no one count of this buffer
+            elif "NUM_ELEM" in m.kind and not counted:
                 count, counted = (a if form.param(a) else None), True
             if m.kind == "DATATYPE":
-                datatype = a if form.param(a) else None
+                datatype = a if form.param(a) and not _is_array(m) else None
                 break
         out.append((arg, count, datatype, mp.root_only))
     return out
@@ -263,14 +263,32 @@ def _root_prefix(form: Form, root_only: bool) -> str:
     return f"if (ctx.rank == {root}.get()) " if root else ""
 
 
-def _fit_checks(binding: Binding, form: Form) -> list[str]:
+def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], str]]:
     """Before the MPI call: the count elements of the datatype lie inside each buffer
-    (nampi::detail::check_fits, buffer_checks.hpp: always where nampi computed the count)."""
+    (nampi::detail::check_fits, buffer_checks.hpp: always where nampi computed the count); each
+    with the parameters it reads."""
     return [
-        f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});'
+        ({b, c, t}, f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});')
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]
+
+
+def _checked_rules(binding: Binding, form: Form) -> list[str]:
+    """The rule calls, each fit check right after the last rule that computes what it reads: a
+    check of local values then runs before the rules that communicate, so that one rank's
+    usage error does not leave the others waiting inside a collective."""
+    rules = _rules(binding, form)
+    offset = len(rules) - len(form.rule_order)  # serialized_defaults without a default run first
+    checks_at: dict[int, list[str]] = {}
+    for reads, line in _fit_checks(binding, form):
+        at = max((offset + i + 1 for i, (p, _) in enumerate(form.rule_order) if p.name in reads), default=0)
+        checks_at.setdefault(at, []).append(line)
+    out = []
+    for i in range(len(rules) + 1):
+        out += checks_at.get(i, [])
+        out += rules[i : i + 1]
+    return out
 
 
 def _per_peer(mpi_param) -> bool:
@@ -472,7 +490,7 @@ def body(binding: Binding, form: Form) -> dict:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
         "slots": [_slot(p, binding.nonblocking, p.name in binding.serialized_per_rank) for p in form.params],
-        "rules": _length_checks(binding, form) + _rules(binding, form) + _fit_checks(binding, form),
+        "rules": _length_checks(binding, form) + _checked_rules(binding, form),
         "finish": finish,
     }
 

@@ -413,8 +413,11 @@ def test_rule_order_puts_inputs_first(spec):
         if p.default is None:
             continue
         for dep in p.default.param_args():
-            if dep in order:
-                assert order.index(dep) < order.index(p.name), (dep, p.name, order)
+            if dep not in order:
+                continue
+            if p.default.rule.name == "type_of" and form.param(dep).default is None:
+                continue  # reads the buffer's element type, which its resize rule does not change
+            assert order.index(dep) < order.index(p.name), (dep, p.name, order)
 
 
 def _rules() -> dict[str, Rule]:
@@ -805,8 +808,8 @@ def test_serialized_per_rank_checks_and_rules(spec):
     alltoallv = _binding(spec, "alltoallv")
     required = [c for c in checks(alltoallv, alltoallv.regular, spec.parameters) if "missing required parameter 'send_counts'" in c["msg"]]
     assert required[0]["cond"].endswith(" || nampi::detail::any_serialized<Args...>")
-    # Without a default, the serialized rule runs first.
-    assert body(alltoallv, alltoallv.regular)["rules"][0].startswith(
+    # Without a default, the serialized rule runs first (after the length checks of given arrays).
+    assert [r for r in body(alltoallv, alltoallv.regular)["rules"] if "check_length" not in r][0].startswith(
         "if constexpr (decltype(send_counts)::computed) { if constexpr (nampi::detail::any_serialized"
     )
     persistent = _binding(spec, "alltoallv_init")

@@ -145,10 +145,11 @@ void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
 // the caller's displacements leave gaps.
 template <typename Out, typename Counts, typename Displs>
 void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
-  NAMPI_CHECK(displs.size() == counts.size(),
-              std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
-                  param_name(Counts::id) + "' differ in length (" + std::to_string(displs.size()) +
-                  " and " + std::to_string(counts.size()) + ")");
+  if constexpr (!(Counts::computed && Displs::computed))  // else both one per rank
+    NAMPI_CHECK(displs.size() == counts.size(),
+                std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
+                    param_name(Counts::id) + "' differ in length (" +
+                    std::to_string(displs.size()) + " and " + std::to_string(counts.size()) + ")");
   std::size_t end = 0;
   if constexpr (Displs::computed) {
     // The call computed the displacements as the exclusive scan of the counts
@@ -304,10 +305,9 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
 // The counts every rank sends to me, by one MPI_Alltoall.
 template <typename Out, typename Counts>
 void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
-  NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(ctx.size),
-              std::string(ctx.call) + ": '" + param_name(Counts::id) + "' holds " +
-                  detail::elements(send_counts.size(), "entry", "entries") + ", one per rank (" +
-                  std::to_string(ctx.size) + ") needed");
+  // A given send_counts was checked by the call (check_length), a computed one is one per rank.
+  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
+               std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
@@ -320,10 +320,9 @@ template <typename Out, typename Counts, typename Root>
 void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts, const Root& root) {
   const bool at_root = ctx.rank == root.get();
   if (at_root)
-    NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(ctx.size),
-                std::string(ctx.call) + ": '" + param_name(Counts::id) + "' holds " +
-                    detail::elements(send_counts.size(), "entry", "entries") + ", one per rank (" +
-                    std::to_string(ctx.size) + ") needed");
+    NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
+                 std::string(ctx.call) + ": '" + param_name(Counts::id) +
+                     "' needs one entry per rank");  // the call checked a given one
   using From = detail::array_element_t<Counts>;
   From mine = 0;
   detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
