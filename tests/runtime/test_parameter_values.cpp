@@ -1,10 +1,13 @@
 // Values a parameter takes as users of other MPI bindings expect: enum tags,
 // function objects whose operator() is not const, braced lists as buffers,
 // received bools compared with bool, MPI_Op constants and variables (an int
-// under MPICH, a pointer under Open MPI).
+// under MPICH, a pointer under Open MPI), and communicators made from
+// MPI_COMM_NULL and from the typed layer's unique_comm.
 #include <doctest/doctest.h>
+#include <nampi_pmpi_counter.h>
 
 #include <functional>
+#include <nampi/mpi/communicators.hpp>
 #include <nampi/nampi.hpp>
 #include <type_traits>
 #include <vector>
@@ -131,4 +134,46 @@ TEST_CASE("received bools compare with bool") {
     CHECK(all[static_cast<std::size_t>(i)] != !even);
   }
   CHECK(all[0] == true);
+}
+
+TEST_CASE("a Communicator of MPI_COMM_NULL is null") {
+  const nampi::Communicator none(MPI_COMM_NULL);
+  CHECK(none.is_null());
+  CHECK(none.rank() == MPI_UNDEFINED);
+  CHECK(none.size() == 0);
+  CHECK(none.mpi_communicator() == MPI_COMM_NULL);
+}
+
+TEST_CASE("a Communicator views a unique_comm, which keeps owning it") {
+  nampi::Communicator world;
+  nampi::mpi::unique_comm dup = nampi::mpi::comm_dup(nampi::mpi::comm(MPI_COMM_WORLD));
+  const int free_index = nampi_pmpi_index("MPI_Comm_free");
+  nampi_pmpi_reset();
+  {
+    nampi::Communicator view(dup);
+    CHECK(view.mpi_communicator() == dup.get());
+    CHECK(view.size() == world.size());
+    CHECK(view.allreduce_single(send_buf(1), op(std::plus<>{})) == world.size());
+  }
+  CHECK(nampi_pmpi_count(free_index) == 0);  // the view freed nothing
+  CHECK(dup.owns());
+}
+
+TEST_CASE("an OwnedCommunicator adopts a unique_comm and frees it once") {
+  nampi::Communicator world;
+  const int free_index = nampi_pmpi_index("MPI_Comm_free");
+  nampi_pmpi_reset();
+  {
+    nampi::OwnedCommunicator owned(
+        nampi::mpi::comm_split(nampi::mpi::comm(MPI_COMM_WORLD), 0, -world.rank()));
+    CHECK_FALSE(owned.is_null());
+    CHECK(owned.size() == world.size());
+    CHECK(owned.rank() == world.size() - 1 - world.rank());  // split by descending key
+    CHECK(owned.allreduce_single(send_buf(owned.rank()), op(std::plus<>{})) ==
+          sum_to(world.size() - 1));
+    nampi::OwnedCommunicator moved(std::move(owned));
+    CHECK(owned.is_null());
+    CHECK(nampi_pmpi_count(free_index) == 0);
+  }
+  CHECK(nampi_pmpi_count(free_index) == 1);
 }
