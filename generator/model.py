@@ -33,6 +33,9 @@ class Parameter:
     # MPI calls its conversion issues at every call (to_mpi new_comm: the new communicator's
     # rank and size); counted in the expected calls whether the caller gives it or not.
     mpi_calls: dict = field(default_factory=dict)
+    # What a value given to its `in` factory must be (integer, int_array, datatype_array,
+    # op); None: not checked by the factory.
+    takes: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 // Misuse: op given a callable that cannot combine two elements of the buffer.
 // clang-format off
-// expect-error: nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a callable that combines two elements into one (a lambda, function object, function pointer or std::function, callable when const)
+// expect-error: nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a callable that combines two elements into one (a lambda, function object, function pointer or std::function)
 // clang-format on
 #include <nampi/nampi.hpp>
 #include <string>

@@ -820,3 +820,35 @@ def test_serialized_per_rank_checks_and_rules(spec):
     assert [_binding(spec, n).serialized_via for n in ("scatter", "iscatter", "alltoall", "ialltoall")] == [
         "scatterv", "iscatterv", "alltoallv", "ialltoallv"
     ]
+
+
+# --------------------------------------------------------------------------- parameter values
+
+
+def test_every_checked_factory_names_its_parameter(built, spec):
+    """A parameter with `takes` gets one static_assert per way its value can be wrong, each
+    naming the factory; parameters without it are not checked by their factory."""
+    header = built["include/nampi/generated/parameters.hpp"]
+    for p in spec.parameters.values():
+        name = p.factories.get("in")
+        if name is None:
+            continue
+        if p.takes is None:
+            assert f'"nampi: {name}: ' not in header, name
+            continue
+        assert f'"nampi: {name}: ' in header, name
+    assert '"nampi: dest: expects an integer, got a floating-point value' in header
+    assert '"nampi: send_counts: expects an array' in header
+    assert '"nampi: op: an integer is not an MPI_Op' in header
+    # Arrays also take a braced list; single values do not.
+    assert "auto send_buf(std::initializer_list<E> values)" in header
+    assert "auto send_counts(std::initializer_list<E> values)" in header
+    assert "auto dest(std::initializer_list" not in header
+
+
+def test_unknown_takes_is_a_schema_error(root: Path, capsys):
+    path = root / "spec" / "parameters.yaml"
+    text = path.read_text()
+    line = find_line(text, "dest", r"^  takes: integer")
+    edit_line(path, line, "takes: integer", "takes: rank")
+    assert_spec_error(root, capsys, "spec/parameters.yaml", line, "takes")

@@ -99,9 +99,11 @@ TEST_CASE("an invalid root throws mpi_error with MPI_ERR_ROOT") {
   CHECK(data == std::vector<int>(3, comm.rank()));
 }
 
-TEST_CASE("an invalid communicator throws mpi_error with MPI_ERR_COMM") {
-  const auto e = expect_mpi_error([] { nampi::Communicator comm(MPI_COMM_NULL); });
-  check_error(e, "MPI_Comm_rank", MPI_ERR_COMM);
+// MPI_COMM_NULL makes a null Communicator (no error); a call on it is MPI's error.
+TEST_CASE("a call on a null communicator throws mpi_error with MPI_ERR_COMM") {
+  const nampi::Communicator comm(MPI_COMM_NULL);
+  const auto e = expect_mpi_error([&] { comm.barrier(); });
+  check_error(e, "MPI_Barrier", MPI_ERR_COMM);
 }
 
 TEST_CASE("usage errors say nampi, the call and the problem") {

@@ -5,6 +5,10 @@ A test file holds one or more lines
 
     // expect-error: <substring>
 
+and optionally one line `// compile-flags: <flags>` whose flags are added
+after the probe's (a later -std= wins over the probe's); such a file is
+compiled without the precompiled header, which was built with the probe's flags.
+
 The file is compiled with -fsyntax-only using the compile command CMake
 generated for a probe source (found in compile_commands.json), i.e. with the
 same compiler, flags, definitions and include directories as the real test
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import NoReturn
 
 EXPECT_RE = re.compile(r"//\s*expect-error:\s*(.*?)\s*$")
+FLAGS_RE = re.compile(r"^//\s*compile-flags:\s*(.*?)\s*$", re.MULTILINE)
 
 # Options (with a separate value) that must not be carried over from the
 # probe's command: output and dependency files.
@@ -79,9 +84,15 @@ def changes_macros(source: Path) -> bool:
     return MACRO_RE.search(source.read_text(encoding="utf-8")) is not None
 
 
+def extra_flags(source: Path) -> list[str]:
+    m = FLAGS_RE.search(source.read_text(encoding="utf-8"))
+    return shlex.split(m.group(1)) if m else []
+
+
 def build_command(args: list[str], directory: str, probe: Path, source: Path) -> list[str]:
     probe_real = os.path.realpath(probe)
-    no_pch = changes_macros(source)
+    flags = extra_flags(source)
+    no_pch = changes_macros(source) or bool(flags)
     out = [args[0]]
     skip = False
     for i, arg in enumerate(args[1:], 1):
@@ -101,7 +112,7 @@ def build_command(args: list[str], directory: str, probe: Path, source: Path) ->
         if os.path.realpath(os.path.join(directory, arg)) == probe_real:
             continue
         out.append(arg)
-    return out + ["-fsyntax-only", "-fdiagnostics-color=never", str(source.resolve())]
+    return out + flags + ["-fsyntax-only", "-fdiagnostics-color=never", str(source.resolve())]
 
 
 def main() -> int:

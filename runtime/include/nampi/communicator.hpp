@@ -8,6 +8,7 @@
 
 #include "nampi/call_support.hpp"
 #include "nampi/generated/all_calls.hpp"
+#include "nampi/mpi/handles.hpp"
 
 namespace nampi {
 
@@ -19,8 +20,18 @@ class Communicator : public generated::all_calls<Communicator> {
   Communicator() : Communicator(MPI_COMM_WORLD) {}
 
   // Wraps (does not own) an MPI communicator; rank and size are read once so
-  // that calls never ask MPI for them again.
-  explicit Communicator(MPI_Comm comm) : comm_(comm) { read_rank_and_size(); }
+  // that calls never ask MPI for them again. MPI_COMM_NULL gives a null
+  // communicator (is_null()), as the ranks a new communicator leaves out get:
+  // MPI cannot tell its rank and size.
+  explicit Communicator(MPI_Comm comm) : comm_(comm) {
+    if (comm_ == MPI_COMM_NULL)
+      set_null();
+    else
+      read_rank_and_size();
+  }
+  // A view of the typed layer's handle (nampi::mpi::comm, or an owner such as
+  // the unique_comm that nampi::mpi::comm_split returns, which keeps owning it).
+  explicit Communicator(const mpi::comm& comm) : Communicator(comm.get()) {}
 
   // A view of an owned communicator is fine, but not of a temporary one: it
   // would be freed at the end of the statement and the view would dangle.
@@ -28,6 +39,7 @@ class Communicator : public generated::all_calls<Communicator> {
   Communicator& operator=(const Communicator&) = default;
   Communicator(OwnedCommunicator&&) = delete;
   Communicator& operator=(OwnedCommunicator&&) = delete;
+  Communicator(mpi::unique_comm&&) = delete;
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
@@ -79,6 +91,12 @@ class OwnedCommunicator : public Communicator {
   OwnedCommunicator() noexcept : Communicator(null_tag{}) {}
   // Takes ownership of `comm` (a predefined communicator is used, never freed).
   explicit OwnedCommunicator(MPI_Comm comm) : Communicator(null_tag{}) { adopt(comm); }
+  // Takes over what a typed-layer owner owns (nampi::mpi::comm_split(...), ...):
+  // `owner` lets go, so the communicator is freed once, by this object.
+  explicit OwnedCommunicator(mpi::unique_comm&& owner) : Communicator(null_tag{}) {
+    adopt(owner.get());
+    owner.release();  // after adopt: if reading rank and size throws, owner still frees it
+  }
 
   OwnedCommunicator(const OwnedCommunicator&) = delete;
   OwnedCommunicator& operator=(const OwnedCommunicator&) = delete;

@@ -1,6 +1,12 @@
 // nampi: named-parameter C++ bindings for MPI. Include this one header.
 #pragma once
 
+// nampi needs C++20: say so once, and parse nothing of nampi without it.
+// (GCC 10 reports -std=c++20 as 201709L and is not supported either.)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 202002L
+#error "nampi needs C++20: compile with -std=c++20 (or later)"
+#else
+
 #include "nampi/communicator.hpp"
 #include "nampi/datatype.hpp"
 #include "nampi/environment.hpp"
@@ -10,3 +16,5 @@
 #include "nampi/ops.hpp"
 #include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
+
+#endif  // C++20

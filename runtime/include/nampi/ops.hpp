@@ -62,7 +62,37 @@ inline constexpr commutative_t commutative{};
 struct non_commutative_t {};
 inline constexpr non_commutative_t non_commutative{};
 
+namespace detail {
+
+// Never defined: calling it stops a compile-time evaluation (see op_constant).
+void integer_given_to_op_is_not_an_MPI_Op();
+
+// An MPI_Op prvalue where MPI_Op is an integer (MPICH): MPI_SUM and 42 have
+// the same type, so the value decides, at compile time. A predefined op
+// passes; anything else (an int literal) stops the compile at the call below,
+// whose line (and comment) the compiler shows.
+// An MPI_Op computed at run time passes as a variable (lvalue), which the
+// generated op(T&&) takes.
+struct op_constant {
+  MPI_Op value;
+  consteval op_constant(MPI_Op v) : value(v) {
+    if (!(v == MPI_MAX || v == MPI_MIN || v == MPI_SUM || v == MPI_PROD || v == MPI_LAND ||
+          v == MPI_BAND || v == MPI_LOR || v == MPI_BOR || v == MPI_LXOR || v == MPI_BXOR ||
+          v == MPI_MAXLOC || v == MPI_MINLOC || v == MPI_REPLACE || v == MPI_NO_OP))
+      integer_given_to_op_is_not_an_MPI_Op();  // nampi: op: an integer is not an MPI_Op
+  }
+};
+
+}  // namespace detail
+
 namespace params {
+// An MPI_Op constant where MPI_Op is an integer (see detail::op_constant).
+template <typename = void>
+  requires std::is_integral_v<MPI_Op>
+constexpr auto op(detail::op_constant constant) {
+  return detail::named<param_id::op, detail::role::in, MPI_Op, detail::policy_unspecified>{
+      constant.value};
+}
 template <typename F>
 constexpr auto op(F&& function, commutative_t) {
   return op(commutative(std::forward<F>(function)));
@@ -119,11 +149,12 @@ struct is_commutative_op<commutative_op<F>> : std::true_type {};
 // others lease an op table entry for the call (user_ops.hpp).
 template <typename T, typename F, bool Commute>
 MPI_Op user_op(const F& function, op_lease& lease) {
-  if constexpr (!std::is_invocable_r_v<T, const F&, const T&, const T&>) {
+  if constexpr (!std::is_invocable_r_v<T, const F&, const T&, const T&> &&
+                !std::is_invocable_r_v<T, F&, const T&, const T&>) {
     static_assert(always_false<F>,
                   "nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), "
                   "an MPI_Op, or a callable that combines two elements into one (a lambda, "
-                  "function object, function pointer or std::function, callable when const)");
+                  "function object, function pointer or std::function)");
     return MPI_OP_NULL;
   } else if constexpr (std::is_empty_v<F> && std::is_default_constructible_v<F>) {
     return stateless_user_op<T, F, Commute>();

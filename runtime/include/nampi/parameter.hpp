@@ -5,10 +5,15 @@
 // for an rvalue (moved in; returned to the caller if the call writes it).
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
+#include <initializer_list>
+#include <span>  // std::ranges::contiguous_range, lighter than <ranges>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace nampi {
 
@@ -39,6 +44,88 @@ struct named {
   using policy = Policy;
   Storage value;
 };
+
+// What a parameter's value must be (spec/parameters.yaml: `takes`). A factory
+// checks it with one static_assert naming the parameter, so that misuse is one
+// line at the caller's, not a cascade inside the call.
+enum class value_kind {
+  any,      // not checked here (buffers, datatypes, ...; the call checks what it uses)
+  integer,  // a rank, tag or count: an integer or an enum (passed as its underlying type)
+  array,    // one value per rank or dimension: a contiguous range
+  op,       // a reduction: an MPI_Op, a functor or another callable
+};
+
+enum class value_fault {
+  none,
+  floating_point,  // integer expected: 1.7 would be truncated without a word
+  not_integer,     // integer expected: a string, a pointer, a class...
+  not_array,       // array expected, a single value given
+  integer_not_op,  // op expected: an integer (MPI_Op is one only under MPICH, see below)
+  not_op,          // op expected: a string, a data pointer, ...
+};
+
+template <value_kind Kind, typename T>
+constexpr value_fault value_fault_of() {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (Kind == value_kind::integer) {
+    if constexpr (std::is_integral_v<U> || std::is_enum_v<U>)
+      return value_fault::none;
+    else if constexpr (std::is_floating_point_v<U>)
+      return value_fault::floating_point;
+    else
+      return value_fault::not_integer;
+  } else if constexpr (Kind == value_kind::array) {
+    if constexpr (std::ranges::contiguous_range<U> && std::ranges::sized_range<U>)
+      return value_fault::none;
+    else
+      return value_fault::not_array;
+  } else if constexpr (Kind == value_kind::op) {
+    // Open MPI's MPI_Op is a pointer, MPICH's an int: an MPI_Op passes as itself;
+    // otherwise only class types (functors, lambdas, std::function) and functions.
+    using F = std::remove_pointer_t<U>;
+    if constexpr (std::is_same_v<U, MPI_Op> || std::is_class_v<U> || std::is_function_v<F>)
+      return value_fault::none;
+    else if constexpr (std::is_integral_v<U> || std::is_enum_v<U>)
+      return value_fault::integer_not_op;
+    else
+      return value_fault::not_op;
+  } else {
+    return value_fault::none;
+  }
+}
+
+// Where the MPI_Op is an integer (MPICH), a constant of that type cannot be told
+// from an integer literal by its type: op(MPI_SUM) and op(42) both pass an int
+// prvalue. The generated factory takes such an argument only as an lvalue (a
+// variable holding an op); a prvalue goes to ops.hpp's op(op_constant), which
+// checks its value at compile time.
+template <value_kind Kind, typename T>
+inline constexpr bool factory_takes =
+    Kind != value_kind::op || !std::is_integral_v<MPI_Op> ||
+    !std::is_same_v<std::remove_cvref_t<T>, MPI_Op> || std::is_lvalue_reference_v<T>;
+
+// The parameter object of a factory. Placeholder: what it holds when the value
+// was rejected (the factory's static_assert has said why; a valid stand-in
+// keeps the call from adding errors of its own). An enum travels as its
+// underlying type (MPI takes an int tag).
+template <auto Id, role Role, value_kind Kind, typename Placeholder, typename Policy, typename T>
+constexpr auto make_named(T&& value) {
+  using U = std::remove_cvref_t<T>;
+  if constexpr (value_fault_of<Kind, T>() != value_fault::none)
+    return named<Id, Role, Placeholder, Policy>{};
+  else if constexpr (Kind == value_kind::integer && std::is_enum_v<U>)
+    return named<Id, Role, std::underlying_type_t<U>, Policy>{
+        static_cast<std::underlying_type_t<U>>(value)};
+  else
+    return named<Id, Role, T, Policy>{std::forward<T>(value)};
+}
+
+// A braced list given to an array parameter (`send_buf({1, 2, 3})`): moved in
+// as a std::vector, as an rvalue container would be.
+template <auto Id, role Role, typename Policy, typename E>
+auto make_named_list(std::initializer_list<E> values) {
+  return named<Id, Role, std::vector<E>, Policy>{std::vector<E>(values)};
+}
 
 template <typename T>
 struct is_named : std::false_type {};

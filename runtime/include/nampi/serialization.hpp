@@ -53,6 +53,12 @@
 //    would resend stale bytes).
 #pragma once
 
+// nampi needs C++20: say so once, and parse nothing of nampi without it.
+// (GCC 10 reports -std=c++20 as 201709L and is not supported either.)
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 202002L
+#error "nampi needs C++20: compile with -std=c++20 (or later)"
+#else
+
 #include <cereal/archives/binary.hpp>
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
@@ -430,3 +436,5 @@ auto as_deserializable() {
 }
 
 }  // namespace nampi
+
+#endif  // C++20

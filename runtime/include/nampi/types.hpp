@@ -35,6 +35,9 @@ struct bool_value {
   constexpr bool_value(bool b) noexcept : value(b) {}
   constexpr operator bool() const noexcept { return value; }
   friend constexpr bool operator==(bool_value, bool_value) = default;
+  // Compared with a bool as a bool is (`received[0] == true`); without it both
+  // this type's == and bool's built-in one would fit, and the compare would not compile.
+  friend constexpr bool operator==(bool_value a, bool b) noexcept { return a.value == b; }
 };
 static_assert(sizeof(bool_value) == sizeof(bool), "bool_value must travel as MPI_CXX_BOOL");
 

@@ -33,8 +33,10 @@ namespace nampi::detail {
 
 // inout[i] = f(in[i], inout[i]): MPI passes the lower ranks' data as `in`, so
 // the left operand comes first, as a non-commutative op needs.
+// F may be non-const: a function object whose operator() is not const (a
+// mutable lambda) is called as it is.
 template <typename T, typename F>
-void apply_elements(const F& f, void* in, void* inout, int length) {
+void apply_elements(F& f, void* in, void* inout, int length) {
   const T* a = static_cast<const T*>(in);
   T* b = static_cast<T*>(inout);
   for (int i = 0; i < length; ++i) b[i] = static_cast<T>(f(a[i], b[i]));
@@ -60,7 +62,8 @@ inline MPI_Op cached_user_op(std::atomic<MPI_Op>& cache, MPI_User_function* func
 
 template <typename T, typename F>
 void apply_stateless(void* in, void* inout, int* length, MPI_Datatype*) {
-  apply_elements<T>(F{}, in, inout, *length);
+  F f{};
+  apply_elements<T>(f, in, inout, *length);
 }
 
 // The MPI_Op of a stateless callable F on elements T.
@@ -93,11 +96,18 @@ std::array<op_entry, op_table_size>& op_entries() {
 
 template <typename T, typename F>
 void apply_object(const op_entry& entry, void* in, void* inout, int length) {
-  apply_elements<T>(*static_cast<const F*>(entry.object), in, inout, length);
+  const F& object = *static_cast<const F*>(entry.object);
+  if constexpr (std::is_invocable_v<const F&, const T&, const T&>)
+    apply_elements<T>(object, in, inout, length);
+  else
+    // Only callable when not const: the call's slot holds the caller's object or
+    // one moved in, neither of them const (a const one could not be called at all).
+    apply_elements<T>(const_cast<F&>(object), in, inout, length);
 }
 template <typename T, typename Function>
 void apply_function(const op_entry& entry, void* in, void* inout, int length) {
-  apply_elements<T>(reinterpret_cast<Function*>(entry.function), in, inout, length);
+  Function* function = reinterpret_cast<Function*>(entry.function);
+  apply_elements<T>(function, in, inout, length);
 }
 
 // The user function of entry I: forwards to the callable leased there.
