@@ -266,7 +266,11 @@ def _root_prefix(form: Form, root_only: bool) -> str:
 def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], str]]:
     """Before the MPI call: the count elements of the datatype lie inside each buffer
     (nampi::detail::check_fits, buffer_checks.hpp: always where nampi computed the count); each
-    with the parameters it reads."""
+    with the parameters it reads. Not for the neighbourhood calls: their counts are per
+    neighbour, and a process without neighbours passes MPI a count but no data (their receive
+    buffers are sized, and checked, by their resize rules)."""
+    if binding.peers != "ranks":
+        return []
     return [
         ({b, c, t}, f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});')
         for b, c, t, root_only in typed_buffers(form)

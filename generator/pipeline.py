@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import calltests, cpp
+from . import calltests, cpp, misuse
 from . import availability
 from .coverage import render_coverage
 from .load import Spec, load_bindings, load_parameters, load_rules
@@ -77,6 +77,17 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
             bindings=[calltests.test_view(b) for b in family],
             nonblocking=any(b.nonblocking for b in family),
         )
+    for group in groups:
+        members = [b for b in spec.bindings if b.group == group]
+        view = misuse.misuse_view(members)
+        if view["bindings"]:
+            out[f"tests/safety/test_misuse_{group}.cpp"] = env.get_template("misuse_test.cpp.j2").render(
+                group=group, source=f"spec/bindings/{group}.yaml", **view
+            )
+        for binding in members:
+            for form in binding.forms:
+                for case in misuse.element_type_cases(binding, form):
+                    out[f"tests/compile_fail/{case['file']}.cpp"] = env.get_template("misuse_compile_fail.cpp.j2").render(**case)
     for binding in spec.bindings:
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
     out.update(render_pmpi(env, mpi_functions))

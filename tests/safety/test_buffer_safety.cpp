@@ -24,10 +24,6 @@ using namespace nampi::params;
 #endif
 static_assert(NAMPI_ASSERTION_LEVEL == 0, "release build: checks of caller's values are off");
 
-// Leaks are the sanitize build's business (MPI's own would need suppressions here);
-// set in the program, since Open MPI's launcher passes no environment on by itself.
-extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
-
 namespace {
 
 // A usage_error whose message contains `part`.

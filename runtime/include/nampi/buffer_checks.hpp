@@ -41,6 +41,7 @@ std::pair<MPI_Aint, MPI_Aint> type_span(const TypeSlot& type, std::size_t n) {
   } else {
     const MPI_Datatype t = c_value(type.get());
     if (t == mpi_datatype<E>()) return own;
+    if (t == MPI_DATATYPE_NULL) return {0, 0};  // not a datatype: the MPI call reports it
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
     call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
     call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);

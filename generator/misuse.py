@@ -1,0 +1,202 @@
+"""The generated misuse tests: for every binding that writes into a caller's buffer, cases that
+give that buffer one element too few, a per-rank array one entry short, and an asked-back array
+longer than needed (built as a release with AddressSanitizer: an unchecked size would overflow),
+and, where one datatype serves two buffers, a compile-fail case with differing element types.
+
+Each case starts from the binding's test fixture (spec/bindings/: setup, args, expect, peer) and
+runs on a duplicate of its communicator, which absorbs the messages a rank that throws leaves
+unmatched. A case whose check can only run at the root, while the other ranks would wait for it,
+runs on one rank only."""
+
+from __future__ import annotations
+
+from .cpp import _element_checks, _per_peer, form_label, have_macro, typed_buffers
+from .model import Binding, Form
+
+# The element type a compile-fail case gives the second buffer: no fixture uses it.
+OTHER_ELEMENT = "nampi_misuse::other_element"
+
+
+def _fixture(binding: Binding, form: Form) -> dict:
+    return form.test if form.test is not None else binding.regular.test
+
+
+def _comm_decl(test: dict) -> str:
+    """The fixture's communicator, duplicated (a topology fixture makes a new one anyway)."""
+    if "comm" in test:
+        return f"auto comm = {test['comm']};"
+    return "auto comm = nampi_misuse::duplicate_world();"
+
+
+def _peer(test: dict) -> str:
+    """The fixture's peer code (plain MPI on MPI_COMM_WORLD), on the case's communicator."""
+    return test.get("peer", "").replace("MPI_COMM_WORLD", "comm.mpi_communicator()")
+
+
+def _required_args(form: Form, test: dict, skip: set[str]) -> list[str]:
+    """The fixture's required arguments (given by their factories), but those in `skip`."""
+    out = []
+    for p in form.params:
+        if p.name in skip or not (p.required or p.required_at_root):
+            continue
+        factories = p.param.factories
+        factory = factories.get("in") or factories.get("inout") or factories["out"]
+        out.append(f"{factory}({test['args'][p.name]})")
+    return out
+
+
+def _call(binding: Binding, args: list[str], test: dict) -> str:
+    """An expression that issues the call and, for a nonblocking or persistent one, completes it."""
+    call = f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"
+    if binding.variant == "nonblocking":
+        return f"{call}.wait()"
+    if binding.variant == "persistent":
+        return f"[&] {{ auto persistent = {call}; persistent.start(); return persistent.wait(); }}()"
+    return call
+
+
+def _base(binding: Binding, form: Form, kind: str) -> dict:
+    test = _fixture(binding, form)
+    return {
+        "name": f"{form_label(binding, form)}: {kind}",
+        "comm_decl": _comm_decl(test),
+        "min_ranks": test.get("min_ranks", 1),
+        "setup": test.get("setup", ""),
+        "active": test.get("active", "true"),
+        "peer": _peer(test),
+        "expect": test.get("expect"),
+        "one_rank": False,
+    }
+
+
+def too_small_buffer(binding: Binding, form: Form) -> dict | None:
+    """The receive buffer (created if omitted, sized by a resize rule) given with one element
+    fewer than the call delivers and no_resize: a usage_error wherever it receives something."""
+    test = _fixture(binding, form)
+    p = form.primary
+    if p is None or p.resize is None or not p.returned_if_omitted or "out" not in p.param.factories:
+        return None
+    if not test.get("expect") or binding.variant == "partitioned":
+        return None
+    case = _base(binding, form, f"'{p.name}' one element too few")
+    args = _required_args(form, test, {p.name})
+    small = f"{p.param.factories['out']}<nampi::no_resize>(small)"
+    case.update(
+        {
+            "kind": "too_small",
+            "misuse": _call(binding, args + [small], test),
+            "message": f"'{p.name}' holds",
+        }
+    )
+    return case
+
+
+def short_arrays(binding: Binding, form: Form) -> list[dict]:
+    """Each per-rank array the fixture gives, one entry short: a usage_error before any MPI
+    call. An array MPI reads at the root only is checked there only, while the others may wait
+    for the root: such a case runs on one rank."""
+    if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
+        return []
+    test = _fixture(binding, form)
+    out = []
+    for arg, m in zip(form.mpi_args, form.mpi_params):
+        p = form.param(arg)
+        if p is None or not _per_peer(m) or "in" not in p.param.factories:
+            continue
+        source = test.get("args", {}) if (p.required or p.required_at_root) else test.get("given") or {}
+        if arg not in source:
+            continue
+        case = _base(binding, form, f"'{arg}' one entry short")
+        args = _required_args(form, test, {arg}) + [f"{p.param.factories['in']}(nampi_misuse::one_short({source[arg]}))"]
+        case.update(
+            {
+                "kind": "short_array",
+                "misuse": _call(binding, args, test),
+                "message": f"{binding.name}: '{arg}' holds",
+                "one_rank": m.root_only,
+            }
+        )
+        out.append(case)
+    return out
+
+
+def long_asked_back(binding: Binding, form: Form) -> list[dict]:
+    """Each per-rank array the call computes, asked back into a container longer than needed
+    (no_resize): the call reads and writes only the entries it needs, the rest stays untouched."""
+    if binding.variant == "partitioned":
+        return []
+    test = _fixture(binding, form)
+    out = []
+    for arg, m in zip(form.mpi_args, form.mpi_params):
+        p = form.param(arg)
+        if p is None or not _per_peer(m) or "out" not in p.param.factories or p not in form.inferable:
+            continue
+        if not p.param.storage or not test.get("expect"):
+            continue
+        case = _base(binding, form, f"'{arg}' asked back into a longer container")
+        args = _required_args(form, test, set()) + [f"{p.param.factories['out']}<nampi::no_resize>(longer)"]
+        case.update(
+            {
+                "kind": "long_out",
+                "storage": p.param.storage,
+                "misuse": _call(binding, args, test),
+                "extract": "result.extract_" + form.primary.name + "()" if form.primary else None,
+            }
+        )
+        out.append(case)
+    return out
+
+
+def element_type_cases(binding: Binding, form: Form) -> list[dict]:
+    """Compile-fail cases: a second buffer of another element type where one datatype serves
+    both (the first message of the form's element checks that concerns a shared datatype)."""
+    test = _fixture(binding, form)
+    label = form_label(binding, form)
+    shared = [c for c in _element_checks(form, label) if "serves both" in c["msg"]]
+    out = []
+    for b, _, t, _ in typed_buffers(form):
+        p = form.param(b)
+        if p is None or p.required or "out" not in p.param.factories:
+            continue
+        msg = next((c["msg"] for c in shared if f"'{b}' holds another" in c["msg"]), None)
+        if msg is None:
+            continue
+        args = _required_args(form, test, {b}) + [f"{p.param.factories['out']}(other)"]
+        out.append(
+            {
+                "file": f"{binding.name}{'_in_place' if form.kind == 'in_place' else ''}_{b}_other_element",
+                "message": msg,
+                "setup": test.get("setup", ""),
+                "comm_decl": _comm_decl(test).replace("nampi_misuse::duplicate_world()", "nampi::Communicator()"),
+                "call": f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})",
+                "source": binding.source,
+                "binding": binding.name,
+            }
+        )
+    return out
+
+
+def misuse_view(bindings: list[Binding]) -> dict:
+    """The runtime misuse cases of one group's bindings (one test program)."""
+    out = []
+    for binding in bindings:
+        cases = []
+        for form in binding.forms:
+            cases += [c for c in [too_small_buffer(binding, form)] if c]
+            cases += short_arrays(binding, form)
+            cases += long_asked_back(binding, form)
+        if cases:
+            out.append({"name": binding.name, "have_macro": have_macro(binding.mpi), "mpi": binding.mpi, "cases": cases})
+    return {"bindings": out}
+
+
+def counts(bindings: list[Binding]) -> dict[str, int]:
+    """How many cases of each kind the bindings get (the generated docs report them)."""
+    kinds = {"too_small": 0, "short_array": 0, "long_out": 0, "element_types": 0}
+    for b in misuse_view(bindings)["bindings"]:
+        for c in b["cases"]:
+            kinds[c["kind"]] += 1
+    for binding in bindings:
+        for form in binding.forms:
+            kinds["element_types"] += len(element_type_cases(binding, form))
+    return kinds

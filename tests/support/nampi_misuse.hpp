@@ -1,0 +1,43 @@
+// Helpers of the generated misuse tests (generated/tests/safety/, generator/misuse.py).
+#pragma once
+
+#include <doctest/doctest.h>
+#include <mpi.h>
+
+#include <iterator>
+#include <nampi/nampi.hpp>
+#include <string>
+#include <vector>
+
+namespace nampi_misuse {
+
+// A duplicate of MPI_COMM_WORLD for one case: messages a rank that throws leaves
+// unmatched stay there, and go with it.
+inline nampi::OwnedCommunicator duplicate_world() {
+  MPI_Comm dup = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  return nampi::OwnedCommunicator(dup);
+}
+
+// A copy of an array without its last entry.
+template <typename Range>
+auto one_short(const Range& values) {
+  std::vector<std::ranges::range_value_t<Range>> out(std::begin(values), std::end(values));
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+// `call` throws nampi::usage_error, whose message contains `part`.
+template <typename Call>
+void check_usage_error(Call&& call, const std::string& part) {
+  bool thrown = false;
+  try {
+    call();
+  } catch (const nampi::usage_error& e) {
+    thrown = true;
+    CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what());
+  }
+  CHECK_MESSAGE(thrown, "expected nampi::usage_error containing: " << part);
+}
+
+}  // namespace nampi_misuse
