@@ -352,16 +352,20 @@ void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, cons
   detail::set_count(out, value, ctx.call, "count");
 }
 
-// The size of the peer's message, by one MPI_Sendrecv of the counts.
+// The size of the peer's message, by one MPI_Sendrecv of the counts. A
+// wildcard source or tag is pinned to the count message's, so that the data
+// message comes from the same peer (which sends it right after its count).
 template <typename Out, typename Count, typename Dest, typename SendTag, typename Source,
           typename RecvTag>
 void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
-                    const SendTag& send_tag, const Source& source, const RecvTag& recv_tag) {
+                    const SendTag& send_tag, Source& source, RecvTag& recv_tag) {
   const auto mine = static_cast<MPI_Count>(send_count.get());
   MPI_Count theirs = 0;
+  MPI_Status status;
   detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_COUNT, dest.get(), send_tag.get(),
-                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm,
-                   MPI_STATUS_IGNORE);
+                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm, &status);
+  if constexpr (Source::computed) source.set(status.MPI_SOURCE);
+  if constexpr (RecvTag::computed) recv_tag.set(status.MPI_TAG);
   detail::set_count(out, theirs, ctx.call, "recv_count");
 }
 
