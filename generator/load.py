@@ -59,6 +59,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             factories=dict(entry["factories"]),
             where=where_of(data, name),
             mpi_calls=dict(sorted(entry.get("mpi_calls", {}).items())),
+            check=entry.get("check"),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():

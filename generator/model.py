@@ -33,6 +33,9 @@ class Parameter:
     # MPI calls its conversion issues at every call (to_mpi new_comm: the new communicator's
     # rank and size); counted in the expected calls whether the caller gives it or not.
     mpi_calls: dict = field(default_factory=dict)
+    # Run-time check of a value the caller gives, before the call's first MPI call:
+    # nampi::detail::check_<check>(ctx, slot) (parameters.yaml `check`).
+    check: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@
 #include "nampi/persistent.hpp"
 #include "nampi/result.hpp"
 #include "nampi/slot.hpp"
+#include "nampi/tags.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi::detail {
