@@ -269,6 +269,7 @@ def _load_form(
     _check_serialized_defaults(params, context)
     either = _constraint(entry, "either", params, context)
     all_or_none = _constraint(entry, "all_or_none", params, context)
+    not_given = _constraint(entry, "not_given", params, context)
     rule_order = order_rules(params, where, context, either)
     _check_topology(test if test is not None else fallback_test, test_where or where, rule_order, context)
     by_name = {p.name: p for p in params}
@@ -300,7 +301,7 @@ def _load_form(
         primary = next((p for p in params if p.returned_if_omitted), None)
     if element is None and any(p.param.to_mpi == "op" for p in params):
         raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
-    return Form(kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none)
+    return Form(kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none, not_given)
 
 
 def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi_functions, where) -> Binding:

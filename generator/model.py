@@ -103,6 +103,7 @@ class Form:
     where: Where
     either: tuple[str, ...] = ()  # two parameters computed from each other: the caller gives at least one
     all_or_none: tuple[str, ...] = ()  # parameters the caller gives together or not at all
+    not_given: tuple[str, ...] = ()  # parameters the form takes omitted only (their slot works)
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -115,9 +116,12 @@ class Form:
     def accepts(self, given: set[str], asked_back: set[str] = frozenset()) -> bool:
         """Whether a call that gives the inferable parameters `given` (as inputs: the
         tests give a parameter by its `in` factory if it has one) and asks back
-        `asked_back` meets the form's constraints: one of `either` is an input, and
-        the parameters of `all_or_none` are all passed (in any role) or none is."""
+        `asked_back` meets the form's constraints: one of `either` is an input, none
+        of `not_given` is given, and the parameters of `all_or_none` are all passed
+        (in any role) or none is."""
         if self.either and not given & set(self.either):
+            return False
+        if given & set(self.not_given):
             return False
         present = [name in given or name in asked_back for name in self.all_or_none]
         return all(present) or not any(present)

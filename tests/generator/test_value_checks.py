@@ -1,4 +1,5 @@
-"""Run-time checks of values the caller gives (parameters.yaml `check`: the tag range)."""
+"""Run-time checks of values the caller gives (parameters.yaml `check`: the tag range)
+and parameters a form takes omitted only (`not_given`: exscan in place)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from generator.calltests import cases
 from generator.cpp import body
 from generator.pipeline import load_spec
+from test_pipeline import COLLECTIVES, assert_spec_error, edit_line, find_line, root, snapshot  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,3 +44,20 @@ def test_checks_come_before_every_rule(spec):
     # Calls without tags get none.
     b = _binding(spec, "allgatherv")
     assert not any("check_tag" in r or "check_send_tag" in r for r in body(b, b.regular)["rules"])
+
+
+def test_not_given_parameters_are_never_given_by_the_tests(spec):
+    b = _binding(spec, "exscan")
+    assert b.in_place.not_given == ("values_on_rank_0",)
+    in_place = [c["args"] for c in cases(b, b.in_place)]
+    assert in_place and not any("values_on_rank_0(" in a for a in in_place)
+    # The regular form takes it either way.
+    regular = [c["args"] for c in cases(b, b.regular)]
+    assert any("values_on_rank_0(" in a for a in regular) and any("values_on_rank_0(" not in a for a in regular)
+
+
+def test_not_given_names_a_non_parameter(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "exscan", r"^    not_given: \[values_on_rank_0\]$")
+    edit_line(path, line, "values_on_rank_0]", "values_on_rank_1]")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "not_given: 'values_on_rank_1' is not a parameter of this call")

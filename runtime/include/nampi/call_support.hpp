@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nampi/error.hpp"
+#include "nampi/exscan.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
