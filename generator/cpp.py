@@ -191,18 +191,29 @@ def _serialized_rule_call(p: FormParam, rule_call) -> str:
     return f"if constexpr (decltype({p.name})::computed) {{ {line} }}"
 
 
+def _value_checks(form: Form) -> list[str]:
+    """Run-time checks of the values the caller gives (parameters.yaml `check`), first: a rule
+    may already call MPI with them (a probe with the tag). Computed values need none."""
+    return [
+        f"if constexpr (!decltype({p.name})::computed) nampi::detail::check_{p.param.check}(ctx, {p.name});"
+        for p in form.params
+        if p.param.check
+    ]
+
+
 def _rules(binding: Binding, form: Form) -> list[str]:
-    """The rule calls in order; with serialized buffers allowed, a serialized_default takes its
-    parameter's place in that order (first, for a parameter that has no default)."""
+    """The value checks, then the rule calls in order; with serialized buffers allowed, a
+    serialized_default takes its parameter's place in that order (first, for a parameter that
+    has no default)."""
     datatype_of = {b: t for b, _, t, _ in typed_buffers(form)}
     if not binding.serialized:
-        return [_rule_call(p, r, datatype_of.get(p.name)) for p, r in form.rule_order]
+        return _value_checks(form) + [_rule_call(p, r, datatype_of.get(p.name)) for p, r in form.rule_order]
     first = [_serialized_rule_call(p, None) for p in form.params if p.serialized_default and not p.default]
     rest = [
         _serialized_rule_call(p, r) if p.serialized_default and r is p.default else _rule_call(p, r, datatype_of.get(p.name))
         for p, r in form.rule_order
     ]
-    return first + rest
+    return _value_checks(form) + first + rest
 
 
 def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:

@@ -60,6 +60,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             where=where_of(data, name),
             mpi_calls=dict(sorted(entry.get("mpi_calls", {}).items())),
             takes=entry.get("takes"),
+            check=entry.get("check"),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():
@@ -269,6 +270,7 @@ def _load_form(
     _check_serialized_defaults(params, context)
     either = _constraint(entry, "either", params, context)
     all_or_none = _constraint(entry, "all_or_none", params, context)
+    not_given = _constraint(entry, "not_given", params, context)
     rule_order = order_rules(params, where, context, either)
     _check_topology(test if test is not None else fallback_test, test_where or where, rule_order, context)
     by_name = {p.name: p for p in params}
@@ -302,7 +304,8 @@ def _load_form(
         raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
     mpi_params = tuple(mpi_function.params) if mpi_function is not None else ()
     return Form(
-        kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none, mpi_params
+        kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none,
+        mpi_params=mpi_params, not_given=not_given,
     )
 
 

@@ -36,6 +36,9 @@ class Parameter:
     # What a value given to its `in` factory must be (integer, int_array, datatype_array,
     # op); None: not checked by the factory.
     takes: str | None = None
+    # Run-time check of a value the caller gives, before the call's first MPI call:
+    # nampi::detail::check_<check>(ctx, slot) (parameters.yaml `check`).
+    check: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Form:
     # The MPI function's parameter at each position of mpi_args (spec/mpi/): its Forum kind
     # (BUFFER, DATATYPE, ...), C type and root_only say what each argument is to MPI.
     mpi_params: tuple = ()
+    not_given: tuple[str, ...] = ()  # parameters the form takes omitted only (their slot works)
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
@@ -118,9 +122,12 @@ class Form:
     def accepts(self, given: set[str], asked_back: set[str] = frozenset()) -> bool:
         """Whether a call that gives the inferable parameters `given` (as inputs: the
         tests give a parameter by its `in` factory if it has one) and asks back
-        `asked_back` meets the form's constraints: one of `either` is an input, and
-        the parameters of `all_or_none` are all passed (in any role) or none is."""
+        `asked_back` meets the form's constraints: one of `either` is an input, none
+        of `not_given` is given, and the parameters of `all_or_none` are all passed
+        (in any role) or none is."""
         if self.either and not given & set(self.either):
+            return False
+        if given & set(self.not_given):
             return False
         present = [name in given or name in asked_back for name in self.all_or_none]
         return all(present) or not any(present)

@@ -3,6 +3,7 @@
 
 #include "nampi/buffer_checks.hpp"
 #include "nampi/error.hpp"
+#include "nampi/exscan.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
@@ -16,6 +17,7 @@
 #include "nampi/persistent.hpp"
 #include "nampi/result.hpp"
 #include "nampi/slot.hpp"
+#include "nampi/tags.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi::detail {

@@ -306,8 +306,9 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
 template <typename Out, typename Counts>
 void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   // A given send_counts was checked by the call (check_length), a computed one is one per rank.
-  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
-               std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
+  NAMPI_ASSERT(
+      send_counts.size() == static_cast<std::size_t>(ctx.size),
+      std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
@@ -346,16 +347,20 @@ void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, cons
   detail::set_count(out, value, ctx.call, "count");
 }
 
-// The size of the peer's message, by one MPI_Sendrecv of the counts.
+// The size of the peer's message, by one MPI_Sendrecv of the counts. A
+// wildcard source or tag is pinned to the count message's, so that the data
+// message comes from the same peer (which sends it right after its count).
 template <typename Out, typename Count, typename Dest, typename SendTag, typename Source,
           typename RecvTag>
 void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
-                    const SendTag& send_tag, const Source& source, const RecvTag& recv_tag) {
+                    const SendTag& send_tag, Source& source, RecvTag& recv_tag) {
   const auto mine = static_cast<MPI_Count>(send_count.get());
   MPI_Count theirs = 0;
+  MPI_Status status;
   detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_COUNT, dest.get(), send_tag.get(),
-                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm,
-                   MPI_STATUS_IGNORE);
+                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm, &status);
+  if constexpr (Source::computed) source.set(status.MPI_SOURCE);
+  if constexpr (RecvTag::computed) recv_tag.set(status.MPI_TAG);
   detail::set_count(out, theirs, ctx.call, "recv_count");
 }
 
@@ -463,6 +468,18 @@ void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& s
   detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall, detail::non_null(mine.data()), 1,
                    mpi_datatype<To>(), detail::non_null(out.data()), 1, mpi_datatype<To>(),
                    ctx.comm);
+}
+
+// --- one-value forms ---
+
+// scatter_single's receive value: nothing to size, but the root's buffer must
+// hold one value per rank (MPI would read past it).
+template <typename Out, typename Buffer, typename Root>
+void one_per_rank_at_root(Out&, const call_context& ctx, const Buffer& buffer, const Root& root) {
+  NAMPI_CHECK(ctx.rank != root.get() || buffer.size() >= static_cast<std::size_t>(ctx.size),
+              std::string(ctx.call) + ": the root's send_buf holds " +
+                  std::to_string(buffer.size()) + " values, one per rank (" +
+                  std::to_string(ctx.size) + ") needed");
 }
 
 }  // namespace nampi::infer

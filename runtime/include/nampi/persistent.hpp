@@ -84,7 +84,7 @@ class [[nodiscard]] persistent_call {
   decltype(auto) wait() {
     check_holds("wait");
     detail::call_mpi("MPI_Wait", MPI_Wait, &state_->request, status());
-    state_->started = false;
+    completed();
     return value();
   }
 
@@ -93,7 +93,7 @@ class [[nodiscard]] persistent_call {
     check_holds("test");
     int done = 0;
     detail::call_mpi("MPI_Test", MPI_Test, &state_->request, &done, status());
-    if (done) state_->started = false;
+    if (done) completed();
     return done != 0;
   }
 
@@ -114,7 +114,10 @@ class [[nodiscard]] persistent_call {
   }
   void mark_started(bool started) {
     check_holds("mark_started");
-    state_->started = started;
+    if (started)
+      state_->started = true;
+    else
+      completed();
   }
 
   template <std::size_t I>
@@ -135,6 +138,18 @@ class [[nodiscard]] persistent_call {
   const char* call_name() const noexcept { return call_; }
 
  private:
+  // A start completed: slots with work left then do it (exscan in place sets
+  // rank 0's buffer to the op's identity, as each blocking call would).
+  void completed() {
+    state_->started = false;
+    std::apply(
+        [](auto&... s) {
+          const auto all = std::tie(s...);
+          (detail::finish_slot(s, all), ...);
+        },
+        state_->slots);
+  }
+
   MPI_Status* status() {
     if constexpr (StatusIndex == detail::no_status)
       return MPI_STATUS_IGNORE;
