@@ -12,11 +12,12 @@
 namespace nampi_misuse {
 
 // A duplicate of MPI_COMM_WORLD for one case: messages a rank that throws leaves
-// unmatched stay there, and go with it.
-inline nampi::OwnedCommunicator duplicate_world() {
+// unmatched stay there. It is never freed: MPI would reuse its context for the next
+// duplicate, whose calls would then match those messages. (MPI_Finalize releases it.)
+inline nampi::Communicator duplicate_world() {
   MPI_Comm dup = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-  return nampi::OwnedCommunicator(dup);
+  return nampi::Communicator(dup);
 }
 
 // A copy of an array without its last entry.

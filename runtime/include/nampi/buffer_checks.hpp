@@ -57,6 +57,10 @@ class typed_target {
  public:
   typed_target(Slot& slot, const TypeSlot& type) noexcept : slot_(&slot), type_(&type) {}
 
+  // The buffer itself, in elements of its own type.
+  auto* data() { return slot_->data(); }
+  std::size_t size() const { return slot_->size(); }
+
   template <bool Always>
   void resize_for(std::size_t n, const char* call, size_check<Always> check) {
     if constexpr (TypeSlot::computed) {

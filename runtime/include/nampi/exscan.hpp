@@ -158,17 +158,18 @@ using detail::call_context;
 // receive buffer MPI never writes), values_on_rank_0 or the op's identity,
 // set before the call.
 template <typename Out, typename Count, typename Op, typename Values>
-void exscan_recv(Out& out, const call_context& ctx, const Count& count, const Op& op,
+void exscan_recv(Out&& out, const call_context& ctx, const Count& count, const Op& op,
                  const Values& values) {
   size_count(out, ctx, count);
-  if (ctx.rank == 0)
+  // (count elements of the buffer's own type: a datatype the caller gives may be another)
+  if (ctx.rank == 0 && out.size() >= static_cast<std::size_t>(count.get()))
     detail::set_rank_0_result(out.data(), static_cast<std::size_t>(count.get()), op, values,
                               ctx.call);
 }
 
 // exscan_single's value at rank 0, likewise.
 template <typename Out, typename Op, typename Values>
-void exscan_recv_single(Out& out, const call_context& ctx, const Op& op, const Values& values) {
+void exscan_recv_single(Out&& out, const call_context& ctx, const Op& op, const Values& values) {
   if (ctx.rank == 0) detail::set_rank_0_result(out.data(), 1, op, values, ctx.call);
 }
 

@@ -475,7 +475,7 @@ void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& s
 // scatter_single's receive value: nothing to size, but the root's buffer must
 // hold one value per rank (MPI would read past it).
 template <typename Out, typename Buffer, typename Root>
-void one_per_rank_at_root(Out&, const call_context& ctx, const Buffer& buffer, const Root& root) {
+void one_per_rank_at_root(Out&&, const call_context& ctx, const Buffer& buffer, const Root& root) {
   NAMPI_CHECK(ctx.rank != root.get() || buffer.size() >= static_cast<std::size_t>(ctx.size),
               std::string(ctx.call) + ": the root's send_buf holds " +
                   std::to_string(buffer.size()) + " values, one per rank (" +
