@@ -14,16 +14,15 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from generator.cpp import body, checks, typed_buffers  # noqa: E402
-from generator.pipeline import load_spec  # noqa: E402
+from conftest import binding_named  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def spec():
-    return load_spec(REPO)[0]
+def spec(repo_spec):
+    return repo_spec
 
 
-def _binding(spec, name):
-    return next(b for b in spec.bindings if b.name == name)
+_binding = binding_named
 
 
 def test_typed_buffers_follow_the_mpi_function(spec):

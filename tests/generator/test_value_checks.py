@@ -9,19 +9,18 @@ import pytest
 
 from generator.calltests import cases
 from generator.cpp import body
-from generator.pipeline import load_spec
+from conftest import binding_named
 from test_pipeline import COLLECTIVES, assert_spec_error, edit_line, find_line, root, snapshot  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def spec():
-    return load_spec(REPO)[0]
+def spec(repo_spec):
+    return repo_spec
 
 
-def _binding(spec, name):
-    return next(b for b in spec.bindings if b.name == name)
+_binding = binding_named
 
 
 def test_tag_parameters_name_their_check(spec):

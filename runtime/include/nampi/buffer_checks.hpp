@@ -57,13 +57,19 @@ class typed_target {
  public:
   typed_target(Slot& slot, const TypeSlot& type) noexcept : slot_(&slot), type_(&type) {}
 
+  template <bool Always>
+  static constexpr bool does_nothing_for = resize_does_nothing<Slot, Always>;
+
   // The buffer itself, in elements of its own type.
   auto* data() { return slot_->data(); }
   std::size_t size() const { return slot_->size(); }
 
   template <bool Always>
-  void resize_for(std::size_t n, const char* call, size_check<Always> check) {
-    if constexpr (TypeSlot::computed) {
+  [[gnu::always_inline]] void resize_for(std::size_t n, const char* call,
+                                         size_check<Always> check) {
+    if constexpr (does_nothing_for<Always>) {
+      return;
+    } else if constexpr (TypeSlot::computed) {
       slot_->resize_for(n, call, check);
     } else {
       using E = slot_element_t<Slot>;
@@ -91,7 +97,8 @@ typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
 // level (and a C handle other than the element's own only if asking its extent
 // is worth it: it is, once nampi must compute anything).
 template <typename Buffer, typename Count, typename TypeSlot>
-void check_fits(const char* call, const Buffer& buffer, const Count& count, const TypeSlot& type) {
+[[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer,
+                                              const Count& count, const TypeSlot& type) {
   if constexpr (!(Count::computed && TypeSlot::computed)) {
     constexpr bool always = Count::computed;
     if constexpr (always || NAMPI_ASSERTION_LEVEL > 0) {
@@ -115,10 +122,10 @@ void check_fits(const char* call, const Buffer& buffer, const Count& count, cons
 // must hold them, and a longer one is read only that far. Checked in every
 // build: a C array has no length for MPI to check.
 template <typename Slot>
-void check_length(const char* call, Slot& slot, std::size_t n, const char* peers) {
-  NAMPI_CHECK(slot.size() >= n, std::string(call) + ": '" + param_name(Slot::id) + "' holds " +
-                                    elements(slot.size(), "entry", "entries") + ", one per " +
-                                    peers + " (" + std::to_string(n) + ") needed");
+[[gnu::always_inline]] inline void check_length(const char* call, Slot& slot, std::size_t n,
+                                                const char* peers) {
+  if (slot.size() < n) [[unlikely]]
+    throw_short_array(call, param_name(Slot::id), slot.size(), n, peers);
   slot.limit(n);
 }
 

@@ -63,6 +63,36 @@ class usage_error : public std::logic_error {
 
 namespace detail {
 
+// Throws the usage_error NAMPI_CHECK reports; `message` builds its text.
+template <typename Message>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_usage_error(Message&& message) {
+  throw usage_error(std::string("nampi: ") + message());
+}
+
+// The usage errors of the size checks on every call's path, out of line with
+// their values as arguments: the check costs its caller a compare and a branch.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_too_small(const char* call,
+                                                                   const char* param,
+                                                                   std::size_t holds,
+                                                                   std::size_t needed) {
+  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " +
+                    (holds == 1 ? std::string("1 element") : std::to_string(holds) + " elements") +
+                    ", " + std::to_string(needed) +
+                    " needed (pass a resize policy such as resize_to_fit)");
+}
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_one_value(const char* call,
+                                                                   const char* param,
+                                                                   std::size_t needed) {
+  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds one value, " +
+                    std::to_string(needed) + " needed");
+}
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_short_array(
+    const char* call, const char* param, std::size_t holds, std::size_t needed, const char* peer) {
+  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " +
+                    std::to_string(holds) + (holds == 1 ? " entry" : " entries") + ", one per " +
+                    peer + " (" + std::to_string(needed) + ") needed");
+}
+
 // Calls an MPI function and throws mpi_error unless it succeeded. With
 // NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call
 // returns, so there is no code to check.
@@ -90,10 +120,12 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 //    plain MPI trusts too. They follow `assert`: on in debug builds, off with
 //    NDEBUG, so that a call with everything given costs what hand-written MPI
 //    costs. Define NAMPI_ASSERTION_LEVEL (0 or 1) to choose either way.
-#define NAMPI_CHECK(condition, message)                               \
-  do {                                                                \
-    if (!(condition)) [[unlikely]]                                    \
-      throw ::nampi::usage_error(std::string("nampi: ") + (message)); \
+// The message is built in a cold function of its own, only when the check fails,
+// so that a check costs its caller a compare and a branch and stays inlinable.
+#define NAMPI_CHECK(condition, message)                                               \
+  do {                                                                                \
+    if (!(condition)) [[unlikely]]                                                    \
+      ::nampi::detail::throw_usage_error([&]() -> std::string { return (message); }); \
   } while (false)
 
 #ifndef NAMPI_ASSERTION_LEVEL

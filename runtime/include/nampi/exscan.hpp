@@ -89,28 +89,6 @@ void set_rank_0_result(T* data, std::size_t n, const Op& op, const Values& value
   }
 }
 
-// Whether a slot is parameter Id's (the no_primary placeholder is no parameter's).
-template <auto Id, typename Slot>
-constexpr bool slot_has_id() {
-  using S = std::remove_cvref_t<Slot>;
-  if constexpr (std::is_same_v<std::remove_cv_t<decltype(S::id)>, decltype(Id)>)
-    return S::id == Id;
-  else
-    return false;
-}
-
-// The index of parameter Id's slot in a tuple of slots (the tuple's size if none).
-template <auto Id, typename Slots>
-constexpr std::size_t slot_index() {
-  return []<std::size_t... I>(std::index_sequence<I...>) {
-    std::size_t found = sizeof...(I);
-    ((slot_has_id<Id, std::tuple_element_t<I, Slots>>() && found == sizeof...(I) ? (void)(found = I)
-                                                                                 : void()),
-     ...);
-    return found;
-  }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
-}
-
 template <auto Id>
 class rank_0_identity_slot {
  public:

@@ -145,11 +145,14 @@ void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
 // the caller's displacements leave gaps.
 template <typename Out, typename Counts, typename Displs>
 void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
-  if constexpr (!(Counts::computed && Displs::computed))  // else both one per rank
-    NAMPI_CHECK(displs.size() == counts.size(),
-                std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
-                    param_name(Counts::id) + "' differ in length (" +
-                    std::to_string(displs.size()) + " and " + std::to_string(counts.size()) + ")");
+  using check = checked_if_computed<Counts, Displs>;
+  if constexpr (detail::resize_does_nothing<Out, check::always>)
+    return;  // nothing to size or check
+  // One array computed, one given: the given one is read as far as the computed one reaches.
+  NAMPI_CHECK_IF(Counts::computed != Displs::computed, displs.size() == counts.size(),
+                 std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
+                     param_name(Counts::id) + "' differ in length (" +
+                     std::to_string(displs.size()) + " and " + std::to_string(counts.size()) + ")");
   std::size_t end = 0;
   if constexpr (Displs::computed) {
     // The call computed the displacements as the exclusive scan of the counts
@@ -162,7 +165,8 @@ void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const
       end = std::max(end, static_cast<std::size_t>(displs.data()[i]) +
                               static_cast<std::size_t>(counts.data()[i]));
   }
-  out.resize_for(end, ctx.call, always_checked{});  // a size nampi computed
+  // Of counts and displacements the caller gave, a size plain MPI trusts too.
+  out.resize_for(end, ctx.call, check{});
 }
 
 // A buffer of `count` elements.
@@ -182,7 +186,7 @@ void size_count_except_root(Out&& out, const call_context& ctx, const Count& cou
 template <typename Out, typename Count>
 void size_count_per_rank(Out&& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size),
-                 ctx.call, always_checked{});  // count times the ranks: computed
+                 ctx.call, always_checked{});  // count times the ranks: a size nampi computed
 }
 
 // As size_count_per_rank at the root; nothing elsewhere.

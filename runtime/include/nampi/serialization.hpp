@@ -161,26 +161,6 @@ struct builtin_type<serialized_byte<T, Archive>> : std::true_type {
   static MPI_Datatype get() noexcept { return MPI_BYTE; }
 };
 
-// The slot with id Id among a call's slots (a tuple of references).
-template <auto Id, typename Slot>
-constexpr bool has_id() {
-  using S = std::remove_cvref_t<Slot>;
-  if constexpr (std::is_same_v<std::remove_cv_t<decltype(S::id)>, decltype(Id)>)
-    return S::id == Id;
-  else
-    return false;
-}
-template <auto Id, typename Slots>
-const auto& slot_with_id(const Slots& slots) {
-  constexpr std::size_t index = []<std::size_t... I>(std::index_sequence<I...>) {
-    std::size_t found = sizeof...(I);
-    ((has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
-    return found;
-  }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
-  static_assert(index < std::tuple_size_v<Slots>, "nampi internal: the call has no such slot");
-  return std::get<index>(slots);
-}
-
 // The receive buffer of a gathering call (gatherv, allgatherv) whose send
 // buffer is serialized: the ranks' byte blocks, placed by recv_counts and
 // recv_displs, deserialized into one T each when the call completes.

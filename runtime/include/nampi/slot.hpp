@@ -16,6 +16,7 @@
 #include <memory>
 #include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -91,6 +92,34 @@ struct slot_element<Slot> {
 };
 template <typename Slot>
 using slot_element_t = typename slot_element<std::remove_cvref_t<Slot>>::type;
+
+// Whether a slot is parameter Id's (the no_primary placeholder is no parameter's).
+template <auto Id, typename Slot>
+constexpr bool slot_has_id() {
+  using S = std::remove_cvref_t<Slot>;
+  if constexpr (std::is_same_v<std::remove_cv_t<decltype(S::id)>, decltype(Id)>)
+    return S::id == Id;
+  else
+    return false;
+}
+
+// The index of parameter Id's slot in a tuple of a call's slots (the tuple's size if none).
+template <auto Id, typename Slots>
+constexpr std::size_t slot_index() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t found = sizeof...(I);
+    ((slot_has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
+    return found;
+  }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
+}
+
+// Parameter Id's slot among a call's slots (which must have it).
+template <auto Id, typename Slots>
+const auto& slot_with_id(const Slots& slots) {
+  constexpr std::size_t index = slot_index<Id, Slots>();
+  static_assert(index < std::tuple_size_v<Slots>, "nampi internal: the call has no such slot");
+  return std::get<index>(slots);
+}
 
 // Reads a value the caller gave. Holds a reference into the argument object,
 // which lives until the end of the caller's full expression.
@@ -171,15 +200,22 @@ class output_slot {
   // container may exceed (recv_counts_out(v) with v longer than the ranks).
   std::size_t size() const { return size_; }
 
+  // resize_for(n, call, size_check<Always>) does nothing at all: a buffer the
+  // caller gave without a resize policy, whose check the assertion level drops.
+  template <bool Always>
+  static constexpr bool does_nothing_for =
+      is_buffer_v<object_type> && std::is_same_v<Policy, no_resize> && !Always &&
+      NAMPI_ASSERTION_LEVEL == 0;
+
   // Makes room for n elements as the resize policy allows; a buffer that stays
   // too small throws usage_error before MPI writes. The check is on in every
   // build when n is a size nampi computed (Check::always).
   template <bool Always>
-  void resize_for(std::size_t n, const char* call, size_check<Always>) {
+  [[gnu::always_inline]] void resize_for(std::size_t n, const char* call, size_check<Always>) {
     if constexpr (!is_buffer_v<object_type>) {
-      NAMPI_CHECK_IF(Always, n <= 1,
-                     std::string(call) + ": '" + param_name(Id) + "' holds one value, " +
-                         std::to_string(n) + " needed");
+      if constexpr (Always || NAMPI_ASSERTION_LEVEL > 0)
+        if (n > 1) [[unlikely]]
+          throw_one_value(call, param_name(Id), n);
       return;
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
       if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
@@ -195,11 +231,12 @@ class output_slot {
       } else {
         static_assert(resizable<object_type>, "nampi: grow_only needs a resizable container");
       }
+    } else if constexpr (does_nothing_for<Always>) {
+      return;
     } else {
-      NAMPI_CHECK_IF(Always, size_of(object_) >= n,
-                     std::string(call) + ": '" + param_name(Id) + "' holds " +
-                         elements(size_of(object_)) + ", " + std::to_string(n) +
-                         " needed (pass a resize policy such as resize_to_fit)");
+      if constexpr (Always || NAMPI_ASSERTION_LEVEL > 0)
+        if (size_of(object_) < n) [[unlikely]]
+          throw_too_small(call, param_name(Id), size_of(object_), n);
     }
     size_ = n;
   }
@@ -210,6 +247,11 @@ class output_slot {
   std::conditional_t<Owned, object_type, object_type&> object_;
   std::size_t size_;
 };
+
+// A rule may skip computing a size that resize_for(n, call, size_check<Always>) on
+// Out would not use (see output_slot::does_nothing_for).
+template <typename Out, bool Always>
+concept resize_does_nothing = std::remove_cvref_t<Out>::template does_nothing_for<Always>;
 
 // The caller's policy, else the binding's default; a binding default that
 // resizes falls back to no_resize for containers that cannot be resized

@@ -1,0 +1,24 @@
+"""Shared fixtures of the generator tests: the repository's own spec, loaded once."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from generator.pipeline import load_spec  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def repo_spec():
+    """The bindings' spec of this repository (spec/)."""
+    return load_spec(REPO)[0]
+
+
+def binding_named(spec, name: str):
+    return next(b for b in spec.bindings if b.name == name)
