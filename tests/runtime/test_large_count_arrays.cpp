@@ -330,10 +330,14 @@ TEST_CASE("a large count beside int counts arrays, without the _c function, is a
   nampi::Communicator comm;
   const std::vector<int> mine(1, comm.rank());
   const std::vector<int> counts(static_cast<std::size_t>(comm.size()), 1);
+  // Elements of no bytes: 2^31 of them fit the one-int buffer (else the buffer check
+  // would report the count first), so the call reaches its large-count decision.
+  const auto nothing = nampi::datatype::contiguous(0, MPI_INT);
   nampi_pmpi_reset();
   // Rank-local, so no collective starts: the emulation must run on every rank or none.
   CHECK_THROWS_WITH_AS(
-      comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1), recv_counts(counts)),
+      comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1), send_type(nothing),
+                      recv_counts(counts)),
       doctest::Contains("allgatherv: send_count does not fit an int, and this "
                         "MPI has no MPI_Allgatherv_c (an emulation that needs "
                         "every rank to pass its counts and displacements as "
