@@ -58,6 +58,9 @@ TEST_CASE("sendrecv without source: two senders to one receiver, each message ma
 }
 
 TEST_CASE("isendrecv without source or recv_tag pins both to the count message") {
+#if !defined(NAMPI_HAVE_MPI_ISENDRECV)
+  MESSAGE("this MPI has no MPI_Isendrecv (MPI 4.0)");
+#else
   const fence done;
   nampi::Communicator comm;
   if (comm.size() < 3) return;
@@ -77,6 +80,7 @@ TEST_CASE("isendrecv without source or recv_tag pins both to the count message")
             .wait();
     CHECK(got.empty());
   }
+#endif
 }
 
 TEST_CASE("sendrecv with recv_count given and no source receives from any rank") {
