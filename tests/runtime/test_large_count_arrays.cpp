@@ -335,14 +335,13 @@ TEST_CASE("a large count beside int counts arrays, without the _c function, is a
   const auto nothing = nampi::datatype::contiguous(0, MPI_INT);
   nampi_pmpi_reset();
   // Rank-local, so no collective starts: the emulation must run on every rank or none.
-  CHECK_THROWS_WITH_AS(
-      comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1), send_type(nothing),
-                      recv_counts(counts)),
-      doctest::Contains("allgatherv: send_count does not fit an int, and this "
-                        "MPI has no MPI_Allgatherv_c (an emulation that needs "
-                        "every rank to pass its counts and displacements as "
-                        "MPI_Count and MPI_Aint)"),
-      nampi::usage_error);
+  CHECK_THROWS_WITH_AS(comm.allgatherv(send_buf(mine), send_count(MPI_Count{INT_MAX} + 1),
+                                       send_type(nothing), recv_counts(counts)),
+                       doctest::Contains("allgatherv: send_count does not fit an int, and this "
+                                         "MPI has no MPI_Allgatherv_c (an emulation that needs "
+                                         "every rank to pass its counts and displacements as "
+                                         "MPI_Count and MPI_Aint)"),
+                       nampi::usage_error);
   CHECK(nampi_pmpi::snapshot() == call_counts{});
 #else
   MESSAGE("this MPI has MPI_Allgatherv_c: the large count goes to it");

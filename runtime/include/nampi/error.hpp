@@ -63,6 +63,15 @@ class usage_error : public std::logic_error {
 
 namespace detail {
 
+// "1 element", "3 elements", "2 entries": for messages about sizes.
+inline std::string elements(std::size_t n, const char* noun = "element",
+                            const char* nouns = nullptr) {
+  return std::to_string(n) + " " +
+         (n == 1  ? std::string(noun)
+          : nouns ? std::string(nouns)
+                  : std::string(noun) + "s");
+}
+
 // Throws the usage_error NAMPI_CHECK reports; `message` builds its text.
 template <typename Message>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_usage_error(Message&& message) {
@@ -75,8 +84,7 @@ template <typename Message>
                                                                    const char* param,
                                                                    std::size_t holds,
                                                                    std::size_t needed) {
-  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " +
-                    (holds == 1 ? std::string("1 element") : std::to_string(holds) + " elements") +
+  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " + elements(holds) +
                     ", " + std::to_string(needed) +
                     " needed (pass a resize policy such as resize_to_fit)");
 }
@@ -89,8 +97,8 @@ template <typename Message>
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_short_array(
     const char* call, const char* param, std::size_t holds, std::size_t needed, const char* peer) {
   throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " +
-                    std::to_string(holds) + (holds == 1 ? " entry" : " entries") + ", one per " +
-                    peer + " (" + std::to_string(needed) + ") needed");
+                    elements(holds, "entry", "entries") + ", one per " + peer + " (" +
+                    std::to_string(needed) + ") needed");
 }
 
 // Calls an MPI function and throws mpi_error unless it succeeded. With
@@ -167,14 +175,5 @@ template <bool Always>
 struct size_check {
   static constexpr bool always = Always;
 };
-
-// "1 element", "3 elements", "2 entries": for messages about sizes.
-inline std::string elements(std::size_t n, const char* noun = "element",
-                            const char* nouns = nullptr) {
-  return std::to_string(n) + " " +
-         (n == 1  ? std::string(noun)
-          : nouns ? std::string(nouns)
-                  : std::string(noun) + "s");
-}
 
 }  // namespace nampi::detail
