@@ -100,6 +100,16 @@ template <typename Message>
                     elements(holds, "entry", "entries") + ", one per " + peer + " (" +
                     std::to_string(needed) + ") needed");
 }
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_bad_displacements(const char* call,
+                                                                           const char* counts,
+                                                                           bool negative,
+                                                                           long long last) {
+  throw usage_error(std::string("nampi: ") + call + ": " +
+                    (negative ? "'" + std::string(counts) + "' holds a negative count"
+                              : "displacement " + std::to_string(last) +
+                                    " does not fit the displacements' type (give them as "
+                                    "std::vector<MPI_Aint>)"));
+}
 
 // Calls an MPI function and throws mpi_error unless it succeeded. With
 // NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call

@@ -125,18 +125,23 @@ void same_as(Out& out, const call_context&, const Source& source) {
   out.set(detail::c_value(source.get()));
 }
 
-// Displacements as the exclusive prefix sum of counts.
+// Displacements as the exclusive prefix sum of counts, each checked to lie in
+// [0, the largest Displ] (one unsigned compare: a negative sum, from a negative
+// count, wraps above the bound). MPI writes through the receive displacements.
 template <typename Out, typename Counts>
-void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
-  out.resize_for(counts.size(), ctx.call, always_checked{});
+inline void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
+  const std::size_t n = counts.size();
+  out.resize_for(n, ctx.call, always_checked{});
   using Displ = std::remove_cvref_t<decltype(*out.data())>;
+  constexpr auto bound = static_cast<unsigned long long>(std::numeric_limits<Displ>::max());
+  Displ* displs = out.data();
+  const auto* count = counts.data();
   MPI_Count next = 0;  // int counts may sum beyond an int
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    NAMPI_CHECK(std::in_range<Displ>(next),
-                std::string(ctx.call) + ": displacement " + std::to_string(next) +
-                    " does not fit the displacements' type (give them as std::vector<MPI_Aint>)");
-    out.data()[i] = static_cast<Displ>(next);
-    next += static_cast<MPI_Count>(counts.data()[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<unsigned long long>(next) > bound) [[unlikely]]
+      detail::throw_bad_displacements(ctx.call, param_name(Counts::id), next < 0, next);
+    displs[i] = static_cast<Displ>(next);
+    next += static_cast<MPI_Count>(count[i]);
   }
 }
 
@@ -223,14 +228,13 @@ void copy_of(Out& out, const call_context&, const Value& value) {
   out.set(*value.data());
 }
 
-// At the root, the elements of a buffer divided evenly among the ranks; 0 elsewhere.
+// At the root, the elements of a buffer divided evenly among the ranks. Elsewhere MPI
+// ignores the count: a caller's variable (send_count_out(n)) is left as it was, the
+// call's own stays 0.
 template <typename Out, typename Buffer, typename Root>
 void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& buffer,
                               const Root& root) {
-  if (ctx.rank == root.get())
-    size_of_per_rank(out, ctx, buffer);
-  else
-    out.set(0);
+  if (ctx.rank == root.get()) size_of_per_rank(out, ctx, buffer);
 }
 
 // Room for one element per rank.

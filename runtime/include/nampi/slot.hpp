@@ -23,6 +23,7 @@
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
+#include "nampi/scratch_array.hpp"
 
 namespace nampi::detail {
 
@@ -152,15 +153,15 @@ enum class moved_input {
 };
 
 // Reads a value the caller moved into a nonblocking call: the slot keeps it
-// until the call completes, and hands a data buffer back in the result (a
-// single value is a copy the caller does not need back).
+// until the call completes, and hands the message data (a buffer or a single
+// value) back in the result.
 template <auto Id, typename Object, bool HandBack>
 class owned_input_slot {
  public:
   using object_type = std::remove_cvref_t<Object>;
   static constexpr auto id = Id;
   static constexpr bool computed = false;
-  static constexpr bool returned = HandBack && is_buffer_v<object_type>;
+  static constexpr bool returned = HandBack;
 
   explicit owned_input_slot(object_type&& object)
       : object_(std::move(object)), size_(size_of(object_)) {}
@@ -276,6 +277,9 @@ auto resolve_slot(Args&... args) {
   if constexpr (!has_param<Id, Args...>) {
     if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
       return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
+    else if constexpr (!ReturnOmitted && scratch_eligible<Default>)
+      return output_slot<Id, scratch_array<typename Default::value_type>, resize_to_fit, true,
+                         false>{};  // the call's own counts or displacements
     else
       return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
   } else {
