@@ -52,6 +52,19 @@ TEST_CASE("isend of a moved vector: the receiver gets it, the sender gets it bac
   }
 }
 
+TEST_CASE("isend of a moved single value: wait() hands it back as it does a vector") {
+  nampi::Communicator comm;
+  if (comm.size() < 2) return;
+  if (comm.rank() == 0) {
+    double value = 2.75;
+    auto pending = comm.isend(send_buf(std::move(value)), dest(1), tag(4));
+    static_assert(std::is_same_v<decltype(pending.wait()), double>);
+    CHECK(pending.wait() == 2.75);
+  } else if (comm.rank() == 1) {
+    CHECK(comm.recv_single<double>(source(0), tag(4)) == 2.75);
+  }
+}
+
 TEST_CASE("isend of an lvalue returns nothing: the caller keeps the buffer") {
   nampi::Communicator comm;
   if (comm.size() < 2) return;

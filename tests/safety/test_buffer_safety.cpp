@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <array>
+#include <limits>
 #include <nampi/nampi.hpp>
 #include <span>
 #include <string>
@@ -31,7 +32,7 @@ namespace {
   do {                                                                                \
     bool nampi_thrown = false;                                                        \
     try {                                                                             \
-      expr;                                                                           \
+      static_cast<void>(expr);                                                        \
     } catch (const nampi::usage_error& e) {                                           \
       nampi_thrown = true;                                                            \
       CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what()); \
@@ -210,6 +211,18 @@ TEST_CASE("counts arrays shorter than the communicator throw before any MPI call
                                      recv_buf(got), root(root_rank)),
                         "gatherv: 'recv_counts' holds");
   }
+  // A negative count makes the displacements nampi scans from the counts negative: rejected.
+  if (p >= 2) {
+    std::vector<int> negative(p, 1);
+    negative[0] = -1;
+    CHECK_USAGE_ERROR(comm.allgatherv(send_buf(data), recv_counts(negative)),
+                      "allgatherv: 'recv_counts' holds a negative count");
+  }
+  if (p >= 3) {  // the third block starts at 2 * INT_MAX, beyond an int displacement
+    const std::vector<int> huge(p, std::numeric_limits<int>::max());
+    CHECK_USAGE_ERROR(comm.allgatherv(send_buf(data), recv_counts(huge)),
+                      "does not fit the displacements' type");
+  }
   // Longer arrays are fine and read only one entry per rank.
   std::vector<int> long_counts(p + 2, 1);
   long_counts[p] = 1000;
@@ -233,6 +246,20 @@ TEST_CASE("in place: send_recv_buf's resize policy is honoured") {
   comm.allreduce(send_recv_buf<nampi::resize_to_fit>(x), send_recv_count(1), op(std::plus<>{}));
   CHECK(x.size() == 1);
   CHECK(x[0] == comm.size() * (comm.size() - 1) / 2);
+}
+
+TEST_CASE("values that mean something at the root only are left untouched elsewhere") {
+  nampi::Communicator comm;
+  const std::size_t p = static_cast<std::size_t>(comm.size());
+  const bool at_root = comm.rank() == 0;
+  std::vector<int> data(at_root ? 2 * p : 0, 5);
+  int count = -7;
+  auto mine = comm.scatter(send_buf(data), send_count_out(count), recv_count(2));
+  CHECK(mine == std::vector<int>{5, 5});
+  CHECK(count == (at_root ? 2 : -7));
+  std::vector<int> counts(p, -1);
+  comm.gatherv(send_buf(std::vector<int>{comm.rank()}), recv_counts_out(counts));
+  CHECK(counts == (at_root ? std::vector<int>(p, 1) : std::vector<int>(p, -1)));
 }
 
 TEST_CASE("single values: room for one value") {
