@@ -1,6 +1,9 @@
 """The generated call-count tests: for every binding form and every subset of
 its inferable parameters that the caller gives, one doctest case asserting the
-exact multiset of MPI calls (from rules.yaml) and the received data."""
+exact multiset of MPI calls (from rules.yaml) and the received data.
+
+Compiled by default is a core of those cases that grows linearly with the
+parameters (see core_givens); the rest only with NAMPI_TEST_EVERY_COMBINATION."""
 
 from __future__ import annotations
 
@@ -86,13 +89,52 @@ def _returned_statement(binding: Binding, call: str, test: dict) -> str:
     return f"auto returned = {call};"
 
 
+def linked_pairs(form: Form) -> list[tuple[str, str]]:
+    """Pairs of inferable parameters one of whose rules (default or resize) reads the other."""
+    inferable = {p.name for p in form.inferable}
+    pairs = set()
+    for p in form.inferable:
+        for rule in (p.default, p.resize):
+            for dep in rule.param_args() if rule is not None else []:
+                if dep in inferable and dep != p.name:
+                    pairs.add(tuple(sorted((p.name, dep))))
+    return sorted(pairs)
+
+
+def core_givens(form: Form, givens: list[tuple]) -> set[tuple]:
+    """Of the accepted subsets `givens` (smallest first), a few that together give and omit
+    every parameter and show every pair of linked_pairs in all four given/omitted states:
+    the first (all omitted) and the last (all given), then greedily the subset that meets
+    the most goals still open. Unmeetable goals (the form's constraints) are skipped."""
+    if not givens:
+        return set()
+    names = [p.name for p in form.inferable]
+    goals = {((n, state),) for n in names for state in (True, False)}
+    goals |= {((a, sa), (b, sb)) for a, b in linked_pairs(form) for sa in (True, False) for sb in (True, False)}
+
+    def met(goal: tuple, given: tuple) -> bool:
+        return all((name in given) == state for name, state in goal)
+
+    chosen = [givens[0], givens[-1]]
+    open_goals = {g for g in goals if not any(met(g, c) for c in chosen)}
+    while open_goals:
+        best = max(givens, key=lambda g: sum(met(goal, g) for goal in open_goals))
+        meets = {goal for goal in open_goals if met(goal, best)}
+        if not meets:
+            break
+        chosen.append(best)
+        open_goals -= meets
+    return set(chosen)
+
+
 def cases(binding: Binding, form: Form) -> list[dict]:
+    """Every accepted subset's case; `core` marks those compiled by default (core_givens)."""
     test = form.test if form.test is not None else binding.regular.test
     inferable = [p.name for p in form.inferable]
     out = []
-    for given in subsets(inferable):
-        if not form.accepts(set(given)):
-            continue  # a compile error (the form's either / all_or_none)
+    givens = [g for g in subsets(inferable) if form.accepts(set(g))]  # else a compile error
+    core = core_givens(form, givens)
+    for given in givens:
         args, decls, computed = [], [], set()
         primary_given = False
         returns = form.primary is not None and form.primary.returned_if_omitted
@@ -115,6 +157,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
         out.append(
             {
                 "name": name,
+                "core": given in core,
                 "args": ", ".join(args),
                 "decls": decls,
                 "calls": calls,

@@ -1,0 +1,54 @@
+"""The core of the generated call tests (compiled by default): linear in the parameters,
+and still giving and omitting every parameter and every rule-linked pair in all four states."""
+
+from __future__ import annotations
+
+from conftest import binding_named
+
+from generator.calltests import cases, core_givens, linked_pairs
+from generator.model import subsets
+
+
+def _given(case: dict) -> set[str]:
+    inside = case["name"].split("given {", 1)[1].split("}", 1)[0]
+    return set(inside.split(", ")) if inside else set()
+
+
+def test_alltoallv_core_covers_each_parameter_and_linked_pair(repo_spec):
+    binding = binding_named(repo_spec, "alltoallv")
+    form = binding.regular
+    pairs = linked_pairs(form)
+    # recv_displs are scanned from recv_counts; recv_buf is sized from both; recv_type is its type.
+    assert ("recv_counts", "recv_displs") in pairs
+    assert ("recv_buf", "recv_displs") in pairs
+    assert ("recv_buf", "recv_type") in pairs
+    all_cases = cases(binding, form)
+    core = [_given(c) for c in all_cases if c["core"]]
+    assert len(all_cases) == 2 ** len(form.inferable)
+    assert len(core) < len(all_cases) // 4
+    for p in form.inferable:
+        assert any(p.name in g for g in core) and any(p.name not in g for g in core), p.name
+    for a, b in pairs:
+        states = {(a in g, b in g) for g in core}
+        assert states == {(True, True), (True, False), (False, True), (False, False)}, (a, b)
+
+
+def test_core_grows_linearly_over_the_whole_spec(repo_spec):
+    total = core_total = 0
+    for binding in repo_spec.bindings:
+        for form in binding.forms:
+            names = [p.name for p in form.inferable]
+            givens = [g for g in subsets(names) if form.accepts(set(g))]
+            core = core_givens(form, givens)
+            # Greedy: at most one case per goal (each parameter twice, each pair four times).
+            assert len(core) <= 2 + 2 * len(names) + 4 * len(linked_pairs(form)), binding.name
+            total += len(givens)
+            core_total += len(core)
+    assert core_total * 4 < total  # today: 443 of 4,229
+
+
+def test_core_respects_the_form_constraints(repo_spec):
+    binding = binding_named(repo_spec, "cart_create")
+    form = binding.regular
+    core = [_given(c) for c in cases(binding, form) if c["core"]]
+    assert core and all("ndims" in g or "dims" in g for g in core)
