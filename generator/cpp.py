@@ -266,6 +266,22 @@ def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
     return out
 
 
+def partitioned_buffers(form: Form) -> list[tuple[str, str, str, str]]:
+    """A buffer MPI splits into `partitions` partitions of `count` elements each (MPI_Psend_init,
+    MPI_Precv_init): (buffer, partitions, count, datatype), from the MPI function's parameters."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    out = []
+    for i, (arg, mp) in enumerate(pairs):
+        after = pairs[i + 1 : i + 4]
+        kinds = [m.kind for _, m in after]
+        if mp.kind == "BUFFER" and len(after) == 3 and kinds[0] == "PARTITION" and "NUM_ELEM" in kinds[1]:
+            if kinds[2] == "DATATYPE" and all(form.param(a) for a in [arg] + [a for a, _ in after]):
+                out.append((arg, after[0][0], after[1][0], after[2][0]))
+    return out
+
+
 def _root_prefix(form: Form, root_only: bool) -> str:
     """`if (at the root) `, for what MPI uses at the root only."""
     if not root_only:
@@ -282,11 +298,16 @@ def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], str]]:
     buffers are sized, and checked, by their resize rules)."""
     if binding.peers != "ranks":
         return []
-    return [
+    whole = [
         ({b, c, t}, f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});')
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]
+    partitioned = [
+        ({b, n, c, t}, f'nampi::detail::check_fits("{binding.name}", {b}, {c}, {t}, {n}.get());')
+        for b, n, c, t in partitioned_buffers(form)
+    ]
+    return whole + partitioned
 
 
 def _checked_rules(binding: Binding, form: Form) -> list[str]:

@@ -141,6 +141,20 @@ TEST_CASE("bcast: a derived send_recv_type resizes receivers by its extent") {
   CHECK(buf[2] == 22);
 }
 
+#if defined(NAMPI_HAVE_MPI_PSEND_INIT)
+TEST_CASE("psend_init: partitions x count elements of a given datatype must fit the buffer") {
+  nampi::Communicator comm;
+  // 4 ints in 2 partitions: a count of 2 per partition, computed in ints; 2 x 2 elements of
+  // the padded type span 7 ints (28 bytes) of the 16.
+  const auto padded = nampi::datatype::resized(MPI_INT, 0, 2 * sizeof(int));
+  std::vector<int> data(4, comm.rank());
+  CHECK_USAGE_ERROR(
+      comm.psend_init(send_buf(data), partitions(2), send_type(padded), dest(comm.rank()), tag(1)),
+      "psend_init: 4 elements of 'send_type' span bytes [0, 28), but 'send_buf' "
+      "holds 16 bytes");
+}
+#endif
+
 TEST_CASE("bcast: a no_resize receiver smaller than the root's buffer throws") {
   auto comm = fresh_comm();  // the root's data is left unmatched
   if (comm.size() < 2) return;

@@ -90,7 +90,8 @@ typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
   return {slot, type};
 }
 
-// Before the MPI call: count elements of the datatype lie inside the buffer.
+// Before the MPI call: count elements of the datatype (partitions x count for a
+// partitioned call) lie inside the buffer.
 // Nothing to do when both are computed (a count of the buffer's own elements,
 // or a buffer its resize rule sized). A computed count with a datatype the
 // caller gave is checked always; a count the caller gave, with the assertion
@@ -98,7 +99,8 @@ typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
 // is worth it: it is, once nampi must compute anything).
 template <typename Buffer, typename Count, typename TypeSlot>
 [[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer,
-                                              const Count& count, const TypeSlot& type) {
+                                              const Count& count, const TypeSlot& type,
+                                              int partitions = 1) {
   if constexpr (!(Count::computed && TypeSlot::computed)) {
     constexpr bool always = Count::computed;
     if constexpr (always || NAMPI_ASSERTION_LEVEL > 0) {
@@ -106,7 +108,9 @@ template <typename Buffer, typename Count, typename TypeSlot>
       if constexpr (!always && !TypeSlot::computed && !requires { type.get().span(0); }) {
         if (c_value(type.get()) != mpi_datatype<E>()) return;
       }
-      const auto n = static_cast<std::size_t>(count.get());
+      NAMPI_CHECK(partitions > 0, std::string(call) + ": partitions must be positive, got " +
+                                      std::to_string(partitions));
+      const auto n = static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(partitions);
       const auto [begin, end] = type_span<E>(type, n);
       const auto bytes = static_cast<MPI_Aint>(buffer.size() * sizeof(E));
       NAMPI_CHECK(begin >= 0 && end <= bytes,

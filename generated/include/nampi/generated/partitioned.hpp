@@ -337,6 +337,7 @@ class partitioned_calls {
     if constexpr (decltype(recv_count)::computed)
       nampi::infer::size_of_per_partition(recv_count, ctx, recv_buf, partitions);
     if constexpr (decltype(recv_type)::computed) nampi::infer::type_of(recv_type, ctx, recv_buf);
+    nampi::detail::check_fits("precv_init", recv_buf, recv_count, recv_type, partitions.get());
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
     return nampi::detail::init_partitioned<nampi::partition_side::recv,
                                            nampi::detail::type_list<std::remove_cvref_t<Args>...>,
@@ -378,6 +379,7 @@ class partitioned_calls {
     if constexpr (decltype(send_count)::computed)
       nampi::infer::size_of_per_partition(send_count, ctx, send_buf, partitions);
     if constexpr (decltype(send_type)::computed) nampi::infer::type_of(send_type, ctx, send_buf);
+    nampi::detail::check_fits("psend_init", send_buf, send_count, send_type, partitions.get());
     if constexpr (decltype(tag)::computed) nampi::infer::constant(tag, ctx, 0);
     return nampi::detail::init_partitioned<nampi::partition_side::send,
                                            nampi::detail::type_list<std::remove_cvref_t<Args>...>,
