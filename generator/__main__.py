@@ -13,10 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def build(root: Path) -> dict[str, str]:
     from .pipeline import render_all
-    from .write import format_cpp, input_hash, stamp
+    from .write import format_cpp, stamp
 
-    files, inputs = render_all(root)
-    return format_cpp(stamp(files, input_hash(inputs, root)), root)
+    return stamp(format_cpp(render_all(root), root))
 
 
 def import_standard(root: Path, versions_file: Path | None, force: bool) -> int:

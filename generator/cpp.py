@@ -163,11 +163,14 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
     return out
 
 
-def _slot(p: FormParam, nonblocking: bool, per_rank: bool = False) -> str:
+def _slot(p: FormParam, nonblocking: bool, per_rank: bool = False, one_value_result: bool = False) -> str:
     flags = "true" if p.returned_if_omitted else "false"
     if nonblocking:
-        # Inputs moved in stay alive until the call completes; moved-in data comes back.
-        flags += ", nampi::detail::moved_input::" + ("hand_back" if p.param.data else "keep")
+        # Inputs moved in stay alive until the call completes; moved-in data comes back, except
+        # where the call's result is itself one value (the `_single` reductions): there wait()
+        # returns that value alone, and the value sent, a copy, is not wanted back.
+        back = p.param.data and not one_value_result
+        flags += ", nampi::detail::moved_input::" + ("hand_back" if back else "keep")
     # A required buffer is never created: its Default tells a serialized one to split per rank.
     storage = "nampi::detail::serialized_per_rank" if per_rank else p.storage
     return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {storage}, nampi::{p.policy}, {flags}>(args...);"
@@ -525,7 +528,10 @@ def body(binding: Binding, form: Form) -> dict:
     else:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
-        "slots": [_slot(p, binding.nonblocking, p.name in binding.serialized_per_rank) for p in form.params],
+        "slots": [
+            _slot(p, binding.nonblocking, p.name in binding.serialized_per_rank, form.primary is not None and form.primary.one_value)
+            for p in form.params
+        ],
         "rules": _length_checks(binding, form) + _checked_rules(binding, form),
         "finish": finish,
     }

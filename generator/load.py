@@ -33,7 +33,6 @@ class Spec:
     parameters: dict[str, Parameter]
     rules: dict[str, Rule]
     bindings: list[Binding]  # sorted by group, then name
-    inputs: list[Path]  # every file read, for the input hash
 
 
 def _load_checked(root: Path, rel: str, schema: str) -> object:
@@ -265,6 +264,7 @@ def _load_form(
                 policy=fp.get("policy", "no_resize"),
                 where=pwhere,
                 serialized_default=serialized_default,
+                one_value=fp.get("storage", p.storage) == "element",
             )
         )
     _check_serialized_defaults(params, context)

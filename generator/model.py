@@ -89,6 +89,7 @@ class FormParam:
     # Computes it, instead of `default` (or its being required), when a buffer of the call is
     # serialized: the byte counts of the serialized values (the caller may not give it then).
     serialized_default: RuleCall | None = None
+    one_value: bool = False  # `storage: element`: the call creates one value, not an array
 
 
 @dataclass

@@ -8,7 +8,7 @@ from . import calltests, cpp, misuse
 from . import availability
 from .coverage import render_coverage
 from .load import Spec, load_bindings, load_parameters, load_rules
-from .mpi_spec import DEVIATIONS_FILE, load_mpi_entries
+from .mpi_spec import load_mpi_entries
 from .pmpi import render_pmpi
 from .reference import render_reference
 from .render import make_environment
@@ -23,14 +23,8 @@ def load_spec(root: Path) -> tuple[Spec, dict, dict]:
     callbacks = {n: f for n, f in entries.items() if f.is_callback}
     parameters = load_parameters(root)
     rules = load_rules(root)
-    bindings, files = load_bindings(root, parameters, rules, mpi_functions)
-    inputs = sorted(
-        [root / "spec" / "parameters.yaml", root / "spec" / "rules.yaml", *files]
-        + [p for p in (root / "spec" / "mpi").glob("*.yaml") if p.name != DEVIATIONS_FILE]
-        + list((root / "spec" / "schema").glob("*.json"))
-        + availability.record_paths(root / "spec")
-    )
-    return Spec(parameters, rules, bindings, inputs), mpi_functions, callbacks
+    bindings, _ = load_bindings(root, parameters, rules, mpi_functions)
+    return Spec(parameters, rules, bindings), mpi_functions, callbacks
 
 
 def _binding_view(binding, parameters):
@@ -49,8 +43,8 @@ def _emulated_twins(bindings) -> set[str]:
     return {b.large_twin for b in bindings if b.emulation_state and b.nonblocking and b.large_twin}
 
 
-def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
-    """({path relative to generated/: text} before formatting, the input files)."""
+def render_all(root: Path) -> dict[str, str]:
+    """{path relative to generated/: text} before formatting."""
     spec, mpi_functions, callbacks = load_spec(root)
     env = make_environment(root / "templates")
     out: dict[str, str] = {}
@@ -97,4 +91,4 @@ def render_all(root: Path) -> tuple[dict[str, str], list[Path]]:
     out.update(render_variants(env, spec.bindings, records, mpi_functions))
     out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}, records))
     out.update(render_reference(env, mpi_functions, typed, {b.name: b.mpi for b in spec.bindings}, records))
-    return out, spec.inputs + sorted((root / "templates").glob("*.j2"))
+    return out

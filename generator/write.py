@@ -1,4 +1,4 @@
-"""Stages 4-5: format with the pinned clang-format, stamp the input hash, and
+"""Stages 4-5: format with the pinned clang-format, stamp each file's own hash, and
 write. Everything is produced in memory first; files are written only if the
 whole run succeeded, and unchanged files are left untouched."""
 
@@ -66,21 +66,16 @@ def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
     return formatted
 
 
-def input_hash(inputs: list[Path], root: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(inputs):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(b"\0")
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def stamp(files: dict[str, str], digest: str) -> dict[str, str]:
-    """Adds the input hash and the regenerate command after each banner."""
+def stamp(files: dict[str, str]) -> dict[str, str]:
+    """Puts a first line with the hash of the file's own (formatted) content and the
+    regenerate command: a file changes only when its content does, so a one-call spec
+    edit touches only the files of that call, and an edit by hand shows as a hash
+    that no longer matches (make check-generated says which files drifted)."""
     out = {}
     for name, text in files.items():
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         comment = "#" if name.endswith(".cmake") else ("<!--" if name.endswith(".md") else "//")
-        line = f"inputs sha256:{digest}; regenerate with `make generate`"
+        line = f"content sha256:{digest}; regenerate with `make generate`"
         line = f"<!-- {line} -->" if comment == "<!--" else f"{comment} {line}"
         out[name] = line + "\n" + text
     return out

@@ -445,6 +445,7 @@ def _param(name: str, line: int, default: RuleCall | None) -> FormParam:
         "policy": "no_resize",
         "where": Where("spec/bindings/x.yaml", line),
         "serialized_default": None,
+        "one_value": False,
     }
     return FormParam(**{f.name: values[f.name] for f in dataclasses.fields(FormParam)})
 
@@ -531,7 +532,7 @@ def test_every_parameter_has_a_check_and_a_doc_line(built, spec):
 def test_every_generated_file_has_a_banner(built):
     for name, text in built.items():
         first = text.splitlines()[0]
-        assert "inputs sha256:" in first and "make generate" in first, (name, first)
+        assert "content sha256:" in first and "make generate" in first, (name, first)
 
 
 # --------------------------------------------------------------------------- topologies and neighbourhood collectives

@@ -99,9 +99,11 @@ TEST_CASE("iexscan and iexscan_single set rank 0's result too") {
   auto pending = comm.iexscan(send_buf(data), op(std::multiplies<>{}));
   const std::vector<int> got = pending.wait();
   if (rank == 0) CHECK(got == std::vector<int>(3, 1));
-  auto single = comm.iexscan_single(send_buf(rank + 1), op(nampi::ops::min<>{}));
+  const int mine = rank + 1;
+  auto single = comm.iexscan_single(send_buf(mine), op(nampi::ops::min<>{}));
   const int m = single.wait();
   CHECK(m == (rank == 0 ? INT_MAX : 1));
+  // A `_single` call's wait() returns its one value alone (the value moved in is not handed back).
   auto given = comm.iexscan_single(send_buf(rank + 1), op(std::plus<>{}), values_on_rank_0(4));
   CHECK(given.wait() == (rank == 0 ? 4 : rank * (rank + 1) / 2));
 }

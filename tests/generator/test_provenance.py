@@ -1,0 +1,52 @@
+"""Per-file provenance: each generated file carries the hash of its own content, so a spec edit
+changes only the files whose content it changes (a one-call change reviews as one call)."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from conftest import REPO
+
+from generator.__main__ import build
+
+NEW_BINDING = """
+barrier_twin:
+  mpi: MPI_Barrier
+  doc: Blocks until every rank has called it (a second binding of MPI_Barrier).
+  params: {}
+  mpi_args: [comm]
+  test: {}
+"""
+
+
+def _copy_inputs(root: Path) -> None:
+    for folder in ("spec", "templates"):
+        shutil.copytree(REPO / folder, root / folder)
+    shutil.copy(REPO / ".clang-format", root / ".clang-format")
+
+
+def test_adding_one_binding_changes_only_its_files(tmp_path):
+    _copy_inputs(tmp_path)
+    before = build(tmp_path)
+    bindings = tmp_path / "spec" / "bindings" / "collectives.yaml"
+    bindings.write_text(bindings.read_text(encoding="utf-8") + NEW_BINDING, encoding="utf-8")
+    after = build(tmp_path)
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    assert changed == [
+        "docs/barrier_twin.md",  # its page
+        "docs/reference/collectives.md",  # the index of the group
+        "include/nampi/generated/collectives.hpp",  # its group's header
+        "tests/test_barrier_twin.cpp",  # its call test
+    ]
+    assert set(before) <= set(after)
+
+
+def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
+    _copy_inputs(tmp_path)
+    files = build(tmp_path)
+    for name in ("include/nampi/generated/collectives.hpp", "docs/barrier.md", "tests/test_barrier.cpp"):
+        first, rest = files[name].split("\n", 1)
+        digest = hashlib.sha256(rest.encode("utf-8")).hexdigest()[:16]
+        assert f"content sha256:{digest}" in first, name
