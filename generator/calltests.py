@@ -157,6 +157,7 @@ def cases(binding: Binding, form: Form) -> list[dict]:
         out.append(
             {
                 "name": name,
+                "given": given,
                 "core": given in core,
                 "args": ", ".join(args),
                 "decls": decls,
@@ -254,15 +255,47 @@ def test_view(binding: Binding) -> dict:
     }
 
 
+def _calls_text(calls: dict[str, int]) -> str:
+    return ", ".join(f"{n} × `{fn}`" for fn, n in calls.items()) or "none"
+
+
+def _cost_rows(all_cases: list[dict], inferable: list[str], form: Form) -> list[dict]:
+    """One row per parameter, not per subset: the MPI calls with everything given (the largest
+    accepted subset), what omitting each parameter alone adds to them, and with everything
+    omitted (the smallest). A parameter that cannot be omitted alone (either / all_or_none)
+    says so."""
+    if not all_cases:
+        return []
+    by_given = {frozenset(c["given"]): c["calls"] for c in all_cases}
+    full, least = all_cases[-1], all_cases[0]
+    base = full["calls"]
+    rows = [{"case": "everything given" if len(full["given"]) == len(inferable) else
+             "given: " + ", ".join(f"`{n}`" for n in full["given"]), "calls": _calls_text(base)}]
+    for name in inferable:
+        if name not in full["given"]:
+            continue
+        calls = by_given.get(frozenset(full["given"]) - {name})
+        if calls is None:
+            partners = [n for n in (form.all_or_none if name in form.all_or_none else form.either) if n != name]
+            rule = "all or none" if name in form.all_or_none else "give one of them"
+            rows.append({"case": f"`{name}` omitted", "calls": "only with " + ", ".join(f"`{n}`" for n in partners) + f" ({rule})"})
+            continue
+        added = {fn: calls.get(fn, 0) - base.get(fn, 0) for fn in {**base, **calls}}
+        parts = [f"{'+' if n > 0 else '−'}{abs(n)} × `{fn}`" for fn, n in sorted(added.items()) if n]
+        rows.append({"case": f"`{name}` omitted", "calls": ", ".join(parts) or "no extra call"})
+    if least is not full:
+        rows.append({"case": "everything omitted" if not least["given"] else
+                     "omitted all but " + ", ".join(f"`{n}`" for n in least["given"]), "calls": _calls_text(least["calls"])})
+    return rows
+
+
 def doc_view(binding: Binding) -> dict:
     """The reference page: parameters, defaults, and the MPI calls of each form."""
     forms = []
     for form in binding.forms:
         test = form.test if form.test is not None else binding.regular.test
-        rows = []
         inferable = [p.name for p in form.inferable]
-        for case in cases(binding, form):
-            rows.append({"case": case["name"].split(": ", 1)[1], "calls": case["calls"]})
+        rows = _cost_rows(cases(binding, form), inferable, form)
         forms.append(
             {
                 "kind": form.kind,

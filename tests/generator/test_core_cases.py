@@ -52,3 +52,16 @@ def test_core_respects_the_form_constraints(repo_spec):
     form = binding.regular
     core = [_given(c) for c in cases(binding, form) if c["core"]]
     assert core and all("ndims" in g or "dims" in g for g in core)
+
+
+def test_call_docs_have_one_row_per_parameter(repo_spec):
+    from generator.calltests import doc_view
+
+    binding = binding_named(repo_spec, "allgatherv")
+    form = doc_view(binding)["forms"][0]
+    rows = {r["case"]: r["calls"] for r in form["rows"]}
+    assert rows["everything given"] == "1 × `MPI_Allgatherv`"
+    assert rows["`recv_counts` omitted"] == "+1 × `MPI_Allgather`"
+    assert rows["`recv_displs` omitted"] == "no extra call"
+    assert rows["everything omitted"] == "1 × `MPI_Allgather`, 1 × `MPI_Allgatherv`"
+    assert len(form["rows"]) == len(form["inferable"]) + 2
