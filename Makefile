@@ -210,8 +210,26 @@ check-debian-mpi:
 
 # ---------------------------------------------------------------- generator
 
-generate: setup
+# Runs the generator only when an input changed since its last run, or a generated file did
+# (an edit by hand is undone); the generator itself rewrites only files whose content
+# changes and reuses clang-format results from build/generator-cache/.
+GENERATE_STAMP := $(ROOT)/build/generator-cache/generate.stamp
+GENERATE_INPUTS := $(shell find $(ROOT)/spec $(ROOT)/templates $(ROOT)/generator -type f \
+	! -name '*.pyc' 2>/dev/null) $(ROOT)/.clang-format
+GENERATED_FILES := $(shell find $(ROOT)/generated -type f 2>/dev/null)
+# The names of the inputs, rewritten when one is added or removed (a removed spec file is a
+# change that no remaining file's time shows).
+GENERATE_LIST := $(ROOT)/build/generator-cache/inputs.list
+GENERATE_NAMES := $(sort $(GENERATE_INPUTS))
+ifneq ($(GENERATE_NAMES),$(shell cat $(GENERATE_LIST) 2>/dev/null))
+  $(shell mkdir -p $(dir $(GENERATE_LIST)) && echo '$(GENERATE_NAMES)' > $(GENERATE_LIST))
+endif
+
+generate: setup $(GENERATE_STAMP)
+
+$(GENERATE_STAMP): $(VENV_STAMP) $(GENERATE_LIST) $(GENERATE_INPUTS) $(GENERATED_FILES)
 	$(VENV_PY) -m generator generate
+	@mkdir -p $(dir $@) && touch $@
 
 # spec/mpi/availability/<mpi>.txt: the functions the configure-time probe found in
 # this MPI (measured data for generated/docs/coverage.md; see generator/availability.py).

@@ -12,9 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def build(root: Path) -> dict[str, str]:
+    from . import cache
     from .pipeline import render_all
     from .write import format_cpp, stamp
 
+    cache.use(root / "build" / "generator-cache")
     return stamp(format_cpp(render_all(root), root))
 
 

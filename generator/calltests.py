@@ -127,8 +127,21 @@ def core_givens(form: Form, givens: list[tuple]) -> set[tuple]:
     return set(chosen)
 
 
+# cases() of a form, computed once per run (the test, the doc and the variants table read them).
+_cases_of: dict[int, tuple[Form, list[dict]]] = {}
+
+
 def cases(binding: Binding, form: Form) -> list[dict]:
     """Every accepted subset's case; `core` marks those compiled by default (core_givens)."""
+    known = _cases_of.get(id(form))
+    if known is not None and known[0] is form:
+        return known[1]
+    out = _cases(binding, form)
+    _cases_of[id(form)] = (form, out)
+    return out
+
+
+def _cases(binding: Binding, form: Form) -> list[dict]:
     test = form.test if form.test is not None else binding.regular.test
     inferable = [p.name for p in form.inferable]
     out = []

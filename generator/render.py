@@ -6,6 +6,8 @@ from pathlib import Path
 
 import jinja2
 
+from . import cache
+
 
 def upper_snake(name: str) -> str:
     """MPI_Allgatherv -> MPI_ALLGATHERV (for NAMPI_HAVE_* macros)."""
@@ -18,7 +20,9 @@ FILTERS = {
 
 
 def make_environment(template_dir: Path) -> jinja2.Environment:
+    compiled = cache.folder("jinja")  # the templates compiled to bytecode, reused between runs
     env = jinja2.Environment(
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(compiled)) if compiled else None,
         loader=jinja2.FileSystemLoader(str(template_dir)),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

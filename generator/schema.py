@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jsonschema
 
+from . import cache
 from .errors import SpecError
 from .yamlload import where_of
 
@@ -28,10 +29,15 @@ def _locate(data: object, path: list) -> object:
 
 
 def validate(data: object, schema: dict, display_name: str) -> None:
-    """Raise SpecError for the first schema violation (in a stable order)."""
+    """Raise SpecError for the first schema violation (in a stable order). A file that passed
+    with this schema before (cache.py: same data, same schema) is not checked again."""
+    entry = cache.key(json.dumps(schema, sort_keys=True).encode(), json.dumps(data, sort_keys=True, default=str).encode())
+    if cache.get("schema", entry) is not None:
+        return
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.message))
     if not errors:
+        cache.put("schema", entry, "valid\n")
         return
     best = jsonschema.exceptions.best_match(errors)
     where = _locate(data, list(best.absolute_path))

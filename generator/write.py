@@ -5,11 +5,14 @@ whole run succeeded, and unchanged files are left untouched."""
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from . import cache
 
 CPP_SUFFIXES = (".hpp", ".cpp", ".h", ".c")
 
@@ -25,19 +28,23 @@ def clang_format_binary() -> str:
     return found
 
 
-# Formatted text by (clang-format, .clang-format, file name, unformatted text), for this
-# process: the generator's tests build the tree many times in one process, and most files
-# come out of the templates unchanged between two builds. clang-format is deterministic, so
-# the cache returns exactly what running it again would.
+# Formatted text by (clang-format, .clang-format, file name, unformatted text), in this
+# process (the generator's tests build the tree many times) and on disk (cache.py: a
+# repeated `make generate` formats only the files whose text changed). clang-format is
+# deterministic, so the cache returns exactly what running it again would.
 _formatted_cache: dict[str, str] = {}
 
 
+def _clang_format_version() -> bytes:
+    """The pinned clang-format package's version (generator/requirements.txt), if installed."""
+    try:
+        return importlib.metadata.version("clang-format").encode()
+    except importlib.metadata.PackageNotFoundError:
+        return b"unknown"
+
+
 def _format_key(binary: str, style: bytes, name: str, text: str) -> str:
-    digest = hashlib.sha256()
-    for part in (binary.encode(), style, name.encode(), text.encode("utf-8")):
-        digest.update(len(part).to_bytes(8, "little"))
-        digest.update(part)
-    return digest.hexdigest()
+    return cache.key(binary.encode(), _clang_format_version(), style, name.encode(), text.encode("utf-8"))
 
 
 def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
@@ -48,6 +55,9 @@ def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
     binary = clang_format_binary()
     style = (root / ".clang-format").read_bytes()
     keys = {name: _format_key(binary, style, name, files[name]) for name in names}
+    for name in names:
+        if keys[name] not in _formatted_cache and (hit := cache.get("format", keys[name])) is not None:
+            _formatted_cache[keys[name]] = hit
     todo = [name for name in names if keys[name] not in _formatted_cache]
     if todo:
         with tempfile.TemporaryDirectory() as tmp:
@@ -60,6 +70,7 @@ def format_cpp(files: dict[str, str], root: Path) -> dict[str, str]:
             subprocess.run([binary, "-i", *todo], cwd=tmp_path, check=True)
             for name in todo:
                 _formatted_cache[keys[name]] = (tmp_path / name).read_text(encoding="utf-8")
+                cache.put("format", keys[name], _formatted_cache[keys[name]])
     formatted = dict(files)
     for name in names:
         formatted[name] = _formatted_cache[keys[name]]
