@@ -289,13 +289,14 @@ test: setup
 # leaks allocated inside the MPI libraries. Open MPI's launcher does not pass the
 # environment on by itself, so the options are also named on its command line (-x).
 #
-# The generated call tests compile their core cases, as in every build (SANITIZE_EVERY_COMBINATION=ON:
-# all of them, several times the build time), with line tables (-g1) instead of full debug
-# information, which is all the sanitizers' reports need. The generated misuse tests are left
-# out: every build compiles them with AddressSanitizer and UBSan already (tests/CMakeLists.txt).
+# The generated call tests compile the first and last given/omitted combination of each form
+# and the asked-back case (SANITIZE_COMBINATIONS=core or every: more, several times the build
+# time), with line tables (-g1) instead of full debug information, which is all the
+# sanitizers' reports need. The generated misuse tests are left out: every build compiles them
+# with AddressSanitizer and UBSan already (tests/CMakeLists.txt).
 SANITIZE_BUILD_DIR := $(ROOT)/build/$(MPI)-sanitize
 SANITIZE_FLAGS := -fsanitize=address,undefined;-fno-omit-frame-pointer;-fno-sanitize-recover=undefined;-g1
-SANITIZE_EVERY_COMBINATION ?= OFF
+SANITIZE_COMBINATIONS ?= ends
 # Open MPI leaks a few strings from asprintf during MPI_Init; ASan's fast unwinder
 # stops inside libc (no frame pointers) and loses the Open MPI frame the
 # suppressions need, so leaks are unwound fully there (slower: MPI_Init mallocs a lot).
@@ -317,7 +318,7 @@ test-sanitize: setup $(MPI_SETUP)
 		-DNAMPI_CEREAL_INCLUDE_DIR=$(CEREAL_INCLUDE_DIR) \
 		"-DNAMPI_SANITIZE_FLAGS=$(SANITIZE_FLAGS)" \
 		"-DNAMPI_SANITIZE_ENVIRONMENT=$(SANITIZE_ENVIRONMENT)" \
-		-DNAMPI_TEST_EVERY_COMBINATION=$(SANITIZE_EVERY_COMBINATION) -DNAMPI_TEST_MISUSE=OFF \
+		-DNAMPI_TEST_COMBINATIONS=$(SANITIZE_COMBINATIONS) -DNAMPI_TEST_MISUSE=OFF \
 		$(MPI_CMAKE_ARGS) $(CMAKE_ARGS)
 	$(CMAKE) --build $(SANITIZE_BUILD_DIR) -j $(JOBS)
 	$(CTEST) --test-dir $(SANITIZE_BUILD_DIR) --output-on-failure -j $(JOBS) -LE 'compile_fail|install' $(CTEST_ARGS)
