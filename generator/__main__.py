@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -16,7 +17,9 @@ def build(root: Path) -> dict[str, str]:
     from .pipeline import render_all
     from .write import format_cpp, stamp
 
-    cache.use(root / "build" / "generator-cache")
+    # Content-addressed, so any checkout's or copy's entries are right for another: the
+    # generator's tests point all their temporary copies at the checkout's.
+    cache.use(Path(os.environ.get("NAMPI_GENERATOR_CACHE", root / "build" / "generator-cache")))
     return stamp(format_cpp(render_all(root), root))
 
 

@@ -267,7 +267,7 @@ def test_view(binding: Binding) -> dict:
         "have_macro": have_macro(binding.mpi),
         "mpi": binding.mpi,
         # tests/CMakeLists.txt labels the test (make test-sanitize runs that label).
-        "nonblocking": binding.nonblocking,
+        "nonblocking": binding.returns_before_completion,
     }
 
 

@@ -163,9 +163,9 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
     return out
 
 
-def _slot(p: FormParam, nonblocking: bool, per_rank: bool = False, one_value_result: bool = False) -> str:
+def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False, one_value_result: bool = False) -> str:
     flags = "true" if p.returned_if_omitted else "false"
-    if nonblocking:
+    if returns_before_completion:
         # Inputs moved in stay alive until the call completes; moved-in data comes back, except
         # where the call's result is itself one value (the `_single` reductions): there wait()
         # returns that value alone, and the value sent, a copy, is not wanted back.
@@ -369,7 +369,7 @@ def _element_checks(form: Form, label: str) -> list[dict]:
                 )
     described = {c: (b, t) for b, c, t, _ in buffers if c}
     for p in form.params:
-        if p.name not in described or not p.default or p.default.rule.name != "same_as":
+        if p.name not in described or not p.default or not p.default.rule.copies_argument:
             continue
         source = p.default.param_args()[0]
         (b, t), (b_source, _) = described[p.name], described.get(source, (None, None))
@@ -423,7 +423,7 @@ def _reduce_local(binding: Binding, form: Form, args: list[str], i: int) -> list
     made = f"nampi::detail::to_mpi_large_count({form.mpi_args[i]}), {args[i + 1]}, {args[op]}"
     reduced = list(args)
     reduced[i], reduced[i + 1], reduced[op] = "nampi_reduction.count()", "nampi_reduction.type()", "nampi_reduction.op()"
-    if binding.nonblocking:
+    if binding.returns_before_completion:
         state = f"const auto& nampi_reduction = {EMULATION_SLOT}.hold(std::make_unique<nampi::detail::large_reduction>({made}));"
     else:
         state = f"const nampi::detail::large_reduction nampi_reduction({made});"
@@ -436,7 +436,7 @@ def _alltoallw_emulation(binding: Binding, form: Form, large: list[str]) -> str:
     result's emulation slot) or persistent (with the info argument)."""
     at = form.mpi_args.index("comm")
     blocks = f"nampi::detail::{binding.base}_blocks(ctx, " + ", ".join(large[:at]) + ")"
-    extra = [EMULATION_SLOT, *large[at + 1 :]] if binding.nonblocking else []
+    extra = [EMULATION_SLOT, *large[at + 1 :]] if binding.returns_before_completion else []
     return "nampi::detail::emulate_by_alltoallw(" + ", ".join(["ctx", blocks, *extra]) + ");"
 
 
@@ -523,13 +523,13 @@ def body(binding: Binding, form: Form) -> dict:
     others = [p.name for p in form.params if p.name != primary]
     call = _mpi_call(binding, form)
     slots = [primary or "nampi::detail::no_primary"] + others
-    if not binding.nonblocking:
+    if not binding.returns_before_completion:
         finish = [*call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]
     else:
         finish = _start_nonblocking(binding, form, call, primary, others)
     return {
         "slots": [
-            _slot(p, binding.nonblocking, p.name in binding.serialized_per_rank, form.primary is not None and form.primary.one_value)
+            _slot(p, binding.returns_before_completion, p.name in binding.serialized_per_rank, form.primary is not None and form.primary.one_value)
             for p in form.params
         ],
         "rules": _length_checks(binding, form) + _checked_rules(binding, form),

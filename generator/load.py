@@ -4,6 +4,7 @@ cross-reference checked."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,10 +70,25 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
     return result
 
 
+def _check_helpers(root: Path, rules: dict[str, Rule], data: dict) -> None:
+    """Each rule's helper is a function the runtime defines (runtime/include/nampi/*.hpp): a typo
+    in rules.yaml is a file:line error here, not a C++ error deep in a generated header."""
+    headers = "\n".join(p.read_text(encoding="utf-8") for p in sorted((root / "runtime" / "include" / "nampi").glob("*.hpp")))
+    for name, rule in rules.items():
+        namespace, _, function = rule.helper.rpartition("::")
+        defined = re.search(rf"\b(?:void|auto)\s+{re.escape(function)}\s*\(", headers)
+        if not defined or f"namespace {namespace} {{" not in headers:
+            raise SpecError(
+                where_of(data[name], "helper"),
+                f"{name}: helper '{rule.helper}' is not defined in runtime/include/nampi/ "
+                f"(a function `void {function}(...)` in namespace {namespace})",
+            )
+
+
 def load_rules(root: Path) -> dict[str, Rule]:
     rel = "spec/rules.yaml"
     data = _load_checked(root, rel, "rules.schema.json")
-    return {
+    rules = {
         name: Rule(
             name=name,
             doc=entry["doc"],
@@ -80,11 +96,14 @@ def load_rules(root: Path) -> dict[str, Rule]:
             args=tuple(RuleArg(a["name"], bool(a.get("literal", False))) for a in entry["args"]),
             mpi_calls=dict(sorted(entry["mpi_calls"].items())),
             root_only=bool(entry.get("root_only", False)),
+            copies_argument=bool(entry.get("copies_argument", False)),
             where=where_of(data, name),
             topology_calls={t: dict(sorted(c.items())) for t, c in sorted(entry.get("topology_calls", {}).items())},
         )
         for name, entry in sorted(data.items())
     }
+    _check_helpers(root, rules, data)
+    return rules
 
 
 def _storage(p: Parameter, fp: dict, element: str | None, where: Where, context: str) -> str:

@@ -56,6 +56,7 @@ class Rule:
     mpi_calls: dict  # MPI function -> count
     where: Where
     root_only: bool = False  # the value is meaningful at the root only
+    copies_argument: bool = False  # the value is its (one) argument's value
     # Calls that depend on the communicator's topology, on top of mpi_calls:
     # {"cart" | "graph" | "dist_graph": {MPI function: count}} (the test fixture names its topology).
     topology_calls: dict = field(default_factory=dict)
@@ -200,8 +201,9 @@ class Binding:
         return None
 
     @property
-    def nonblocking(self) -> bool:
-        """Returns while MPI still uses the call's buffers (nonblocking or persistent)."""
+    def returns_before_completion(self) -> bool:
+        """Returns while MPI still uses the call's buffers (nonblocking, persistent or
+        partitioned): its result must own or reference them until completion."""
         return self.variant != "blocking"
 
     @property

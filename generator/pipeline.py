@@ -40,7 +40,7 @@ def _binding_view(binding, parameters):
 def _emulated_twins(bindings) -> set[str]:
     """The `_c` twins of nonblocking and persistent calls that emulate them without it: the
     result's emulation slot is empty where the MPI has the twin (provided::have_<twin>)."""
-    return {b.large_twin for b in bindings if b.emulation_state and b.nonblocking and b.large_twin}
+    return {b.large_twin for b in bindings if b.emulation_state and b.returns_before_completion and b.large_twin}
 
 
 def render_all(root: Path) -> dict[str, str]:
@@ -69,7 +69,7 @@ def render_all(root: Path) -> dict[str, str]:
             source=family[0].source,
             names=[b.name for b in family],
             bindings=[calltests.test_view(b) for b in family],
-            nonblocking=any(b.nonblocking for b in family),
+            nonblocking=any(b.returns_before_completion for b in family),
         )
     for group in groups:
         members = [b for b in spec.bindings if b.group == group]

@@ -1,4 +1,4 @@
-"""The Jinja2 environment: strict, whitespace-controlled, filters registered in one place."""
+"""The Jinja2 environment: strict and whitespace-controlled, its compiled templates cached."""
 
 from __future__ import annotations
 
@@ -7,16 +7,6 @@ from pathlib import Path
 import jinja2
 
 from . import cache
-
-
-def upper_snake(name: str) -> str:
-    """MPI_Allgatherv -> MPI_ALLGATHERV (for NAMPI_HAVE_* macros)."""
-    return name.upper()
-
-
-FILTERS = {
-    "upper_snake": upper_snake,
-}
 
 
 def make_environment(template_dir: Path) -> jinja2.Environment:
@@ -30,5 +20,4 @@ def make_environment(template_dir: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
-    env.filters.update(FILTERS)
     return env

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,6 +13,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from generator.pipeline import load_spec  # noqa: E402
+
+# Every build of a temporary copy shares the checkout's generator cache (content-addressed:
+# a copy's files format exactly as the checkout's do), so each is not formatted again.
+os.environ.setdefault("NAMPI_GENERATOR_CACHE", str(REPO / "build" / "generator-cache"))
 
 
 @pytest.fixture(scope="session")

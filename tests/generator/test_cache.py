@@ -13,14 +13,17 @@ from generator.__main__ import build
 
 
 def test_a_warm_run_reuses_clang_format_and_matches(tmp_path, monkeypatch):
-    for folder in ("spec", "templates"):
+    for folder in ("spec", "templates", "runtime"):
         shutil.copytree(REPO / folder, tmp_path / folder)
     shutil.copy(REPO / ".clang-format", tmp_path / ".clang-format")
-    write._formatted_cache.clear()  # earlier tests of this process formatted the same files
+    monkeypatch.setenv("NAMPI_GENERATOR_CACHE", str(tmp_path / "build" / "generator-cache"))
+    # Earlier tests of this process formatted the same files: start from none, and give the
+    # others their in-process entries back afterwards.
+    monkeypatch.setattr(write, "_formatted_cache", {})
     try:
         first = build(tmp_path)
         assert any((tmp_path / "build" / "generator-cache" / "format").rglob("*"))
-        write._formatted_cache.clear()  # as in a new process: only the disk cache is left
+        monkeypatch.setattr(write, "_formatted_cache", {})  # as in a new process: only the disk is left
 
         def no_clang_format(*args, **kwargs):
             raise AssertionError(f"clang-format ran again: {args}")

@@ -28,7 +28,7 @@ from generator.model import FormParam, Parameter, Rule, RuleArg, RuleCall, order
 from generator.pipeline import load_spec  # noqa: E402
 
 COLLECTIVES = "spec/bindings/collectives.yaml"
-COPIED = ("spec", "templates", ".clang-format", "generated")
+COPIED = ("spec", "templates", "runtime", ".clang-format", "generated")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -155,6 +155,14 @@ def test_unknown_rule_in_default(root: Path, capsys):
     line = find_line(path.read_text(), "allgatherv", r"^\s+recv_counts:.*allgather_counts\(")
     edit_line(path, line, "allgather_counts(", "allgathr_counts(")
     assert_spec_error(root, capsys, COLLECTIVES, line, "allgatherv.recv_counts", "unknown rule 'allgathr_counts'")
+
+
+def test_rule_helper_the_runtime_does_not_define(root: Path, capsys):
+    path = root / RULES
+    line = rule_line(path.read_text(), "exclusive_scan", r"^\s+helper: ")
+    edit_line(path, line, "nampi::infer::exclusive_scan", "nampi::infer::exclusive_scn")
+    assert_spec_error(root, capsys, RULES, line, "exclusive_scan: helper 'nampi::infer::exclusive_scn'",
+                      "is not defined in runtime/include/nampi/")
 
 
 def test_missing_required_field(root: Path, capsys):

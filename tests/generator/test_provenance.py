@@ -22,7 +22,7 @@ barrier_twin:
 
 
 def _copy_inputs(root: Path) -> None:
-    for folder in ("spec", "templates"):
+    for folder in ("spec", "templates", "runtime"):
         shutil.copytree(REPO / folder, root / folder)
     shutil.copy(REPO / ".clang-format", root / ".clang-format")
 

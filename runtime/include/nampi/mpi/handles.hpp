@@ -290,7 +290,6 @@ using unique_info = unique_handle<info_kind>;
 using unique_win = unique_handle<win_kind>;
 using unique_file = unique_handle<file_kind>;
 using unique_errhandler = unique_handle<errhandler_kind>;
-using unique_request = unique_handle<request_kind>;
 #ifdef MPI_SESSION_NULL
 using unique_session = unique_handle<session_kind>;
 #endif
