@@ -7,7 +7,8 @@ parameters (see core_givens); the rest only with NAMPI_TEST_EVERY_COMBINATION.""
 
 from __future__ import annotations
 
-from .cpp import describe_param, have_macro
+from .cpp import describe_param
+from .spelling import have_macro
 from .errors import SpecError
 from .model import Binding, Form, FormParam, subsets
 

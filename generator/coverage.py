@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import jinja2
 
 from .availability import Availability, available_bases
-from .import_mpi import CHAPTERS
+from .forum import CHAPTERS
 from .mpi_spec import MpiFunction
 from .typed import skip_reason
 

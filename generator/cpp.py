@@ -1,166 +1,13 @@
-"""C++ spellings of the bindings model, computed here so templates only loop
-and fill in. Every function returns plain data (strings, lists, dicts)."""
+"""A call form's body (rule calls, size checks, the MPI call, the result) and the view of a
+binding that calls.hpp.j2 fills in. Every function returns plain data (strings, lists, dicts)."""
 
 from __future__ import annotations
 
-import re
-
+from .buffers import partitioned_buffers, per_peer, typed_buffers
+from .checks import call_tag, check_struct_name, checks
 from .load import REQUEST_ARG
-from .model import Binding, Form, FormParam, Parameter
-
-ID = "nampi::param_id::{}"
-
-
-def param_id(name: str) -> str:
-    return ID.format(name)
-
-
-def _has(name: str) -> str:
-    return f"nampi::detail::has_param<{param_id(name)}, Args...>"
-
-
-def form_label(binding: Binding, form: Form) -> str:
-    return binding.name + (" (in place, with send_recv_buf)" if form.kind == "in_place" else "")
-
-
-def have_macro(mpi_function: str) -> str:
-    """The configure-time probe's macro for an MPI function (CMakeLists.txt, nampi/config.h)."""
-    return f"NAMPI_HAVE_{mpi_function.upper()}"
-
-
-def provided(mpi_function: str) -> str:
-    """C++ constant: the linked MPI provides the function (see calls.hpp.j2)."""
-    return f"nampi::generated::provided::have_{mpi_function}"
-
-
-def checks(binding: Binding, form: Form, parameters: dict[str, Parameter]) -> list[dict]:
-    """Compile-time checks of one form: a condition and the message naming the
-    call and the parameter. The call's body compiles only if all hold."""
-    label = form_label(binding, form)
-    out = [
-        {
-            # First: with the function missing, no other message would mean anything. Made to
-            # depend on Args: a non-dependent false static_assert fails where the header is read
-            # (GCC evaluates it at once), not where the call is used.
-            "cond": f"nampi::detail::when_called<{provided(binding.mpi)}, Args...>",
-            "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
-        },
-        {
-            "cond": "nampi::detail::all_named<Args...>",
-            "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
-        }
-    ]
-    if form.element_template:
-        out.append(
-            {
-                "cond": f"!std::is_same_v<T, nampi::detail::unspecified_element> || {_has(form.primary.name)}",
-                "msg": f"nampi: {label}: name the element type ({binding.name}<T>(...)) or pass {form.primary.name}",
-            }
-        )
-    accepted = {p.name for p in form.params}
-    # Only reported when every argument is named: an unnamed argument that
-    # stands in for a required one must give one message, not two.
-    # A serialized_default computes the parameter when a buffer is serialized; where serialized
-    # buffers are refused (persistent calls), that check alone reports the misuse.
-    serialized = "nampi::detail::any_serialized<Args...>"
-    for p in form.params:
-        if p.required:
-            relaxed = f" || {serialized}" if p.serialized_default else ""
-            out.append(
-                {
-                    "cond": f"!nampi::detail::all_named<Args...> || {_has(p.name)}{relaxed}",
-                    "msg": f"nampi: {label}: missing required parameter '{p.name}'",
-                }
-            )
-    if form.either:
-        a, b = form.either
-        out.append(
-            {
-                "cond": f"!nampi::detail::all_named<Args...> || !nampi::detail::computes<{param_id(a)}, Args...> || "
-                f"!nampi::detail::computes<{param_id(b)}, Args...>",
-                "msg": f"nampi: {label}: give '{a}' or '{b}' (each is computed from the other)",
-            }
-        )
-    if form.all_or_none:
-        first, *rest = form.all_or_none
-        out.append(
-            {
-                "cond": " && ".join(f"{_has(first)} == {_has(n)}" for n in rest),
-                "msg": f"nampi: {label}: give {', '.join(repr(n) for n in form.all_or_none)} together, or none of them",
-            }
-        )
-    for p in form.params:
-        out.append(
-            {
-                "cond": f"nampi::detail::count_of<{param_id(p.name)}, Args...> <= 1",
-                "msg": f"nampi: {label}: parameter '{p.name}' given more than once",
-            }
-        )
-    for p in form.params:
-        # An input the caller must give cannot also be asked back (unless a serialized buffer computes it).
-        if (p.required or p.required_at_root) and {"in", "out"} <= p.param.factories.keys():
-            relaxed = f" || {serialized}" if p.serialized_default else ""
-            out.append(
-                {
-                    "cond": f"!{_has(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::out{relaxed}",
-                    "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
-                }
-            )
-    out += _serialized_checks(binding, form, label)
-    out += _element_checks(form, label)
-    for name in sorted(parameters):
-        if name not in accepted:
-            verb = "ignores" if form.kind == "in_place" else "does not take"
-            out.append({"cond": f"!{_has(name)}", "msg": f"nampi: {label} {verb} parameter '{name}'"})
-    return out
-
-
-# Counts, displacements and datatypes of the data buffers: with a serialized buffer they describe
-# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace
-# them. They and the parameters a serialized_default computes may be asked back, not given.
-SERIALIZED_LAYOUT = re.compile(r"^(send|recv|send_recv)_(count|counts|displs|type)$")
-
-
-def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
-    """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
-    serialized one value per rank must be a range; what a serialized_default computes is not
-    given. Persistent calls take none: each start() would send the first start's bytes again."""
-    allowed = ", ".join(param_id(n) for n in binding.serialized)
-    if binding.serialized:
-        names = " or ".join(f"'{n}'" for n in binding.serialized)
-        msg = f"nampi: {label}: only {names} may be serialized"
-    elif binding.variant in ("persistent", "partitioned"):
-        msg = f"nampi: {label}: a persistent call takes no serialized buffer (each start() would resend the first bytes)"
-    else:
-        msg = f"nampi: {label}: serialized buffers are not supported yet"
-    out = [{"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg}]
-    for n in binding.serialized_per_rank:
-        out.append(
-            {
-                "cond": f"nampi::detail::serialized_range<{param_id(n)}, Args...>()",
-                "msg": f"nampi: {label}: a serialized '{n}' must be a range with one value per rank (value i goes to rank i)",
-            }
-        )
-        # The serialized_defaults read it: the other buffers' bytes are its values'.
-        out.append(
-            {
-                "cond": f"!{_has(n)} || !nampi::detail::any_serialized<Args...> || nampi::detail::is_serialized<{param_id(n)}, Args...>()",
-                "msg": f"nampi: {label}: with a serialized buffer, '{n}' must be serialized too (as_serialized(values); "
-                "off the root an empty range will do)",
-            }
-        )
-    if binding.serialized:
-        for p in form.params:
-            computed = p.serialized_default or (SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories)
-            if computed:
-                out.append(
-                    {
-                        "cond": f"nampi::detail::not_given_when_serialized<{param_id(p.name)}, Args...>()",
-                        "msg": f"nampi: {label}: '{p.name}' is computed from the serialized buffer; do not give it "
-                        f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
-                    }
-                )
-    return out
+from .model import Binding, Form, FormParam
+from .spelling import have_macro, param_id
 
 
 def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False, one_value_result: bool = False) -> str:
@@ -239,52 +86,6 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
-def _is_array(mpi_param) -> bool:
-    return mpi_param.c_type.endswith("[]")
-
-
-def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
-    """Each data buffer the MPI call takes, with the parameters MPI reads as its count and its
-    datatype (None: a literal such as the 1 of a `_single` call, or none) and whether MPI uses it
-    at the root only. From the MPI function's own parameters (spec/mpi/): a buffer is followed by
-    its count and datatype, or shares the next ones with the buffers after it (MPI_Allreduce)."""
-    if len(form.mpi_params) != len(form.mpi_args):
-        return []
-    out = []
-    pairs = list(zip(form.mpi_args, form.mpi_params))
-    for i, (arg, mp) in enumerate(pairs):
-        p = form.param(arg)
-        if mp.kind != "BUFFER" or p is None or not p.param.data:
-            continue
-        count, datatype, counted = None, None, False
-        for a, m in pairs[i + 1 :]:
-            if m.kind == "PARTITION" or (_is_array(m) and "NUM_ELEM" in m.kind):
-                counted = True  # counts per rank or per partition: no one count of this buffer
-            elif "NUM_ELEM" in m.kind and not counted:
-                count, counted = (a if form.param(a) else None), True
-            if m.kind == "DATATYPE":
-                datatype = a if form.param(a) and not _is_array(m) else None
-                break
-        out.append((arg, count, datatype, mp.root_only))
-    return out
-
-
-def partitioned_buffers(form: Form) -> list[tuple[str, str, str, str]]:
-    """A buffer MPI splits into `partitions` partitions of `count` elements each (MPI_Psend_init,
-    MPI_Precv_init): (buffer, partitions, count, datatype), from the MPI function's parameters."""
-    if len(form.mpi_params) != len(form.mpi_args):
-        return []
-    pairs = list(zip(form.mpi_args, form.mpi_params))
-    out = []
-    for i, (arg, mp) in enumerate(pairs):
-        after = pairs[i + 1 : i + 4]
-        kinds = [m.kind for _, m in after]
-        if mp.kind == "BUFFER" and len(after) == 3 and kinds[0] == "PARTITION" and "NUM_ELEM" in kinds[1]:
-            if kinds[2] == "DATATYPE" and all(form.param(a) for a in [arg] + [a for a, _ in after]):
-                out.append((arg, after[0][0], after[1][0], after[2][0]))
-    return out
-
-
 def _root_prefix(form: Form, root_only: bool) -> str:
     """`if (at the root) `, for what MPI uses at the root only."""
     if not root_only:
@@ -330,12 +131,6 @@ def _checked_rules(binding: Binding, form: Form) -> list[str]:
     return out
 
 
-def _per_peer(mpi_param) -> bool:
-    """An array MPI reads one entry of per peer: counts, displacements, datatypes."""
-    kind = mpi_param.kind
-    return _is_array(mpi_param) and ("NUM_ELEM" in kind or "DISPLACEMENT" in kind or kind == "DATATYPE")
-
-
 def _length_checks(binding: Binding, form: Form) -> list[str]:
     """Arrays the caller gives with one entry per rank hold that many (and are read no further),
     checked in every build before any MPI call; per-neighbour ones are not (that would cost
@@ -346,44 +141,8 @@ def _length_checks(binding: Binding, form: Form) -> list[str]:
         f"if constexpr (!decltype({arg})::computed) {{ {_root_prefix(form, m.root_only)}"
         f'nampi::detail::check_length("{binding.name}", {arg}, static_cast<std::size_t>(ctx.size), "rank"); }}'
         for arg, m in zip(form.mpi_args, form.mpi_params)
-        if form.param(arg) and _per_peer(m)
+        if form.param(arg) and per_peer(m)
     ]
-
-
-def _element_checks(form: Form, label: str) -> list[dict]:
-    """Where one datatype serves two buffers (reductions, `_single` calls), or a count is taken
-    from another buffer's (same_as), the buffers must hold one element type unless the caller
-    gives the datatype or the count: a datatype inferred from one would reinterpret the other."""
-    buffers = typed_buffers(form)
-    out = []
-    for i, (b1, _, t1, _) in enumerate(buffers):
-        for b2, _, t2, _ in buffers[i + 1 :]:
-            if t1 and t1 == t2:
-                out.append(
-                    {
-                        "cond": f"!nampi::detail::computes<{param_id(t1)}, Args...> || "
-                        f"nampi::detail::same_element<{param_id(b1)}, {param_id(b2)}, Args...>()",
-                        "msg": f"nampi: {label}: '{b2}' holds another element type than '{b1}', and one datatype "
-                        f"('{t1}') serves both (give {t1}, or buffers of one element type)",
-                    }
-                )
-    described = {c: (b, t) for b, c, t, _ in buffers if c}
-    for p in form.params:
-        if p.name not in described or not p.default or not p.default.rule.copies_argument:
-            continue
-        source = p.default.param_args()[0]
-        (b, t), (b_source, _) = described[p.name], described.get(source, (None, None))
-        if b_source and b_source != b and t:
-            out.append(
-                {
-                    "cond": f"!nampi::detail::computes<{param_id(p.name)}, Args...> || "
-                    f"!nampi::detail::computes<{param_id(t)}, Args...> || "
-                    f"nampi::detail::same_element<{param_id(b)}, {param_id(b_source)}, Args...>()",
-                    "msg": f"nampi: {label}: '{b}' holds another element type than '{b_source}', so '{p.name}' "
-                    f"cannot be taken from '{source}' (give {p.name})",
-                }
-            )
-    return out
 
 
 def _call(function: str, args: list[str]) -> str:
@@ -592,20 +351,19 @@ def out_of_line(form: Form) -> str | None:
     return " || ".join(conditions) or None
 
 
-def check_struct_name(binding: Binding, form: Form) -> str:
-    return f"{binding.name}{'_in_place' if form.kind == 'in_place' else ''}_check"
-
-
-def binding_view(binding: Binding, parameters: dict[str, Parameter]) -> dict:
+def binding_view(binding: Binding) -> dict:
     forms = []
     for form in binding.forms:
         forms.append(
             {
                 "kind": form.kind,
                 "check_struct": check_struct_name(binding, form),
+                "tag": call_tag(binding, form).removeprefix("nampi::call::"),
+                "in_place": form.kind == "in_place",
+                "takes": [param_id(p.name) for p in form.params],
                 "impl": f"{binding.name}_{form.kind}",
                 "out_of_line": out_of_line(form),
-                "checks": checks(binding, form, parameters),
+                "checks": checks(binding, form),
                 "body": body(binding, form),
             }
         )
@@ -650,66 +408,3 @@ def describe_param(p: FormParam) -> str:
     return "; ".join(parts) or "optional"
 
 
-# spec/parameters.yaml `takes` -> the runtime's value_kind (parameter.hpp), the stand-in a
-# rejected value is replaced with (so that the call adds no errors of its own), and the
-# message of each way a value can be wrong (value_fault).
-_TAKES = {
-    None: ("any", None, {}),
-    "integer": (
-        "integer",
-        "int",
-        {
-            "floating_point": "expects an integer, got a floating-point value (convert it explicitly)",
-            "not_integer": "expects an integer (or an enum)",
-        },
-    ),
-    "int_array": (
-        "array",
-        "std::vector<int>",
-        {"not_array": "expects an array (a contiguous range such as std::vector<int>), got a single value"},
-    ),
-    "datatype_array": (
-        "array",
-        "std::vector<MPI_Datatype>",
-        {"not_array": "expects an array (a contiguous range of datatypes), got a single value"},
-    ),
-    "op": (
-        "op",
-        "MPI_Op",
-        {
-            "integer_not_op": "an integer is not an MPI_Op; give an MPI_Op (MPI_SUM, ...), "
-            "a builtin functor (std::plus<>, ...) or a callable",
-            "not_op": "expects an MPI_Op (MPI_SUM, ...), a builtin functor (std::plus<>, ...) or a callable",
-        },
-    ),
-}
-
-
-def factories(parameters: dict[str, Parameter]) -> list[dict]:
-    """One entry per factory function of the vocabulary. A value given to an `in` factory is
-    checked against the parameter's `takes` (one static_assert per way it can be wrong, naming
-    the parameter); array parameters also take a braced list (`send_buf({1, 2, 3})`)."""
-    out = []
-    for p in parameters.values():
-        kind, placeholder, faults = _TAKES[p.takes]
-        for role, fname in sorted(p.factories.items()):
-            checked = role == "in"
-            out.append(
-                {
-                    "param": p.name,
-                    "name": fname,
-                    "role": role,
-                    "doc": p.doc,
-                    "default_storage": p.storage if p.storage and "element" not in p.storage else None,
-                    "kind": kind if checked else "any",
-                    # the value's own type when nothing is checked (never used then)
-                    "placeholder": (placeholder if checked else None) or "T",
-                    "checks": [
-                        {"fault": fault, "message": f"nampi: {fname}: {msg}"} for fault, msg in faults.items()
-                    ]
-                    if checked
-                    else [],
-                    "braced_list": p.array and role in ("in", "inout"),
-                }
-            )
-    return sorted(out, key=lambda f: f["name"])

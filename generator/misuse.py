@@ -10,7 +10,9 @@ runs on one rank only."""
 
 from __future__ import annotations
 
-from .cpp import _element_checks, _per_peer, form_label, have_macro, typed_buffers
+from .buffers import per_peer, typed_buffers
+from .checks import element_checks
+from .spelling import form_label, have_macro
 from .model import Binding, Form
 
 # The element type a compile-fail case gives the second buffer: no fixture uses it.
@@ -103,7 +105,7 @@ def short_arrays(binding: Binding, form: Form) -> list[dict]:
     out = []
     for arg, m in zip(form.mpi_args, form.mpi_params):
         p = form.param(arg)
-        if p is None or not _per_peer(m) or "in" not in p.param.factories:
+        if p is None or not per_peer(m) or "in" not in p.param.factories:
             continue
         source = test.get("args", {}) if (p.required or p.required_at_root) else test.get("given") or {}
         if arg not in source:
@@ -131,7 +133,7 @@ def long_asked_back(binding: Binding, form: Form) -> list[dict]:
     out = []
     for arg, m in zip(form.mpi_args, form.mpi_params):
         p = form.param(arg)
-        if p is None or not _per_peer(m) or "out" not in p.param.factories or p not in form.inferable:
+        if p is None or not per_peer(m) or "out" not in p.param.factories or p not in form.inferable:
             continue
         if not p.param.storage or not test.get("expect"):
             continue
@@ -154,7 +156,7 @@ def element_type_cases(binding: Binding, form: Form) -> list[dict]:
     both (the first message of the form's element checks that concerns a shared datatype)."""
     test = _fixture(binding, form)
     label = form_label(binding, form)
-    shared = [c for c in _element_checks(form, label) if "serves both" in c["msg"]]
+    shared = [c for c in element_checks(form, label) if "serves both" in c["msg"]]
     out = []
     for b, _, t, _ in typed_buffers(form):
         p = form.param(b)

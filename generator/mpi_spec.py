@@ -31,6 +31,10 @@ DEVIATIONS_FILE = "deviations.yaml"  # in spec/mpi/, read by spec-check; not a c
 _C_TYPE = re.compile(r"^(?P<base>(?:const )?[A-Za-z_][A-Za-z0-9_ ]*?)(?: (?P<stars>\**)(?P<array>(?:\[[A-Za-z0-9_]*\])*))?$")
 
 
+# The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`);
+# decides `skip` only: prototypes are tested at configure time.
+IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI"}
+
 def split_c_type(c_type: str) -> tuple[str, str, str]:
     """'const int []' -> ('const int', '', '[]'); 'char **[]' -> ('char', '**', '[]')."""
     match = _C_TYPE.match(c_type)

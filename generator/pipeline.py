@@ -7,10 +7,12 @@ from pathlib import Path
 from . import calltests, cpp, misuse
 from . import availability
 from .coverage import render_coverage
+from .factories import factories
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import load_mpi_entries
 from .pmpi import render_pmpi
 from .reference import render_reference
+from .spelling import have_macro
 from .render import make_environment
 from .typed import render_typed, typed_plan
 from .variants import render_variants
@@ -27,8 +29,8 @@ def load_spec(root: Path) -> tuple[Spec, dict, dict]:
     return Spec(parameters, rules, bindings), mpi_functions, callbacks
 
 
-def _binding_view(binding, parameters):
-    view = cpp.binding_view(binding, parameters)
+def _binding_view(binding):
+    view = cpp.binding_view(binding)
     element_head = binding.regular.element_template
     view["check_head"] = "template <typename T, typename... Args>" if element_head else "template <typename... Args>"
     view["check_args"] = "T, std::remove_cvref_t<Args>..." if element_head else "std::remove_cvref_t<Args>..."
@@ -50,7 +52,7 @@ def render_all(root: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     params = list(spec.parameters.values())
     out["include/nampi/generated/parameters.hpp"] = env.get_template("parameters.hpp.j2").render(
-        parameters=params, factories=cpp.factories(spec.parameters)
+        parameters=params, factories=factories(spec.parameters)
     )
     groups = sorted({b.group for b in spec.bindings})
     for group in groups:
@@ -58,9 +60,12 @@ def render_all(root: Path) -> dict[str, str]:
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group,
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
-            bindings=[_binding_view(b, spec.parameters) for b in members],
-            provided_functions=[{"name": f, "macro": cpp.have_macro(f)} for f in sorted({b.mpi for b in members} | _emulated_twins(members))],
+            bindings=[_binding_view(b) for b in members],
         )
+    provided = sorted({b.mpi for b in spec.bindings} | _emulated_twins(spec.bindings))
+    out["include/nampi/generated/provided.hpp"] = env.get_template("provided.hpp.j2").render(
+        functions=[{"name": f, "macro": have_macro(f)} for f in provided]
+    )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
     # One test program per blocking call and its variants: fewer programs to compile and launch.
     for base in sorted({b.base for b in spec.bindings}):

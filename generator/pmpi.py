@@ -23,13 +23,11 @@ from dataclasses import dataclass
 
 import jinja2
 
-from .mpi_spec import MpiFunction, all_c_functions, c_declaration
+from .mpi_spec import IMPLEMENTATION_MACROS, MpiFunction, all_c_functions, c_declaration
+from .typed_types import constructors
 
 MPI_SOURCES = "spec/mpi/*.yaml"  # named in the banner of every output
 
-# The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`);
-# decides `skip` only: prototypes are tested at configure time.
-IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI"}
 
 
 @dataclass(frozen=True)
@@ -148,8 +146,6 @@ def prototype_plan(functions: dict[str, MpiFunction]) -> list[Prototype]:
 
 def render_pmpi(env: jinja2.Environment, functions: dict[str, MpiFunction]) -> dict[str, str]:
     """{path relative to generated/: text} for the PMPI counter and the CMake function list."""
-    from .typed import constructors  # (typed imports this module)
-
     wrappers, skipped, names = pmpi_plan(functions)
     prototypes = prototype_plan(functions)
     # What the test main's leak check counts against MPI_Type_free and MPI_Op_free.

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 import jinja2
 
 from .availability import Availability
-from .import_mpi import CHAPTERS
+from .forum import CHAPTERS
 from .mpi_spec import MpiFunction
-from .typed import HEADER, NS, Skipped, Wrapper
+from .typed import HEADER, Skipped, Wrapper
+from .typed_types import NS
 
 FOLDER = "docs/reference"  # under generated/
 INDEX = "README.md"
@@ -92,7 +93,7 @@ def c_declaration(function: MpiFunction) -> str:
 
 
 def _owned(type_: str) -> bool:
-    """A returned owner (unique_comm, ...) of a new handle, as typed.py maps OWNED_HANDLES."""
+    """A returned owner (unique_comm, ...) of a new handle, as typed_params.py maps OWNED_HANDLES (typed_types.py)."""
     return type_.startswith(f"{NS}::unique_")
 
 

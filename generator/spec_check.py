@@ -25,7 +25,7 @@ from pathlib import Path
 from .errors import SpecError, Where
 from dataclasses import dataclass, field
 
-from .import_mpi import FORUM_MARKERS, PARAM_KEY_ORDER, ForumData, entry_of, forum_part
+from .forum import FORUM_MARKERS, PARAM_KEY_ORDER, ForumData, entry_of, forum_part
 from .mpi_spec import DEVIATIONS_FILE, MpiFunction, load_mpi_entries
 from .yamlload import LocatedDict, load_yaml, where_of
 

@@ -16,15 +16,8 @@ if str(ROOT) not in sys.path:
 
 from generator.errors import SpecError  # noqa: E402
 from generator.__main__ import main  # noqa: E402
-from generator.import_mpi import (  # noqa: E402
-    CHAPTERS,
-    ForumData,
-    chapter_of,
-    dump_chapter,
-    entry_of,
-    import_functions,
-    import_standard,
-)
+from generator.forum import CHAPTERS, ForumData, chapter_of, entry_of  # noqa: E402
+from generator.import_mpi import dump_chapter, import_functions, import_standard  # noqa: E402
 from generator.mpi_spec import all_c_functions, c_declaration, load_mpi_callbacks, load_mpi_entries, load_mpi_spec  # noqa: E402
 from generator.pmpi import pmpi_plan, render_pmpi  # noqa: E402
 from generator.render import make_environment  # noqa: E402

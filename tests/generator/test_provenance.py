@@ -50,3 +50,33 @@ def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
         first, rest = files[name].split("\n", 1)
         digest = hashlib.sha256(rest.encode("utf-8")).hexdigest()[:16]
         assert f"content sha256:{digest}" in first, name
+
+
+NEW_PARAMETERS = """
+color:
+  doc: Ranks giving the same color end up in the same new communicator.
+  to_mpi: value
+  takes: integer
+  storage: int
+  factories: {in: color}
+key:
+  doc: Orders the ranks within their new communicator.
+  to_mpi: value
+  takes: integer
+  storage: int
+  factories: {in: key}
+"""
+
+
+def test_adding_parameters_leaves_the_call_headers_alone(tmp_path):
+    """Each call form lists the parameters it takes; the parameters it does not take are
+    checked once, against that list (nampi/taken.hpp), so a new parameter that no call takes
+    changes only parameters.hpp."""
+    _copy_inputs(tmp_path)
+    before = build(tmp_path)
+    parameters = tmp_path / "spec" / "parameters.yaml"
+    parameters.write_text(parameters.read_text(encoding="utf-8") + NEW_PARAMETERS, encoding="utf-8")
+    after = build(tmp_path)
+    changed = sorted(name for name in after if before.get(name) != after[name])
+    assert changed == ["include/nampi/generated/parameters.hpp"]
+    assert "color(T&& value)" in after["include/nampi/generated/parameters.hpp"]

@@ -129,7 +129,7 @@ def test_fixture_family_page_rows(fixture_docs):
 
 def test_fixture_index_links_every_page_and_function(fixture_docs):
     index = fixture_docs["docs/reference/README.md"]
-    # A chapter without a title in import_mpi.CHAPTERS is named by its file.
+    # A chapter without a title in forum.CHAPTERS is named by its file.
     assert "| fam | [fam.md](fam.md) | `<nampi/mpi/fam.hpp>` | 5 |" in index
     assert "| other | [other.md](other.md) | `<nampi/mpi/other.hpp>` | 1 |" in index
     assert "- [`MPI_Comm_dup`](fam.md#mpi_comm_dup)" in index.splitlines()

@@ -1,4 +1,4 @@
-"""The memory-safety checks the generator emits (generator/cpp.py): which buffer each count and
+"""The memory-safety checks the generator emits (generator/cpp.py, checks.py, buffers.py): which buffer each count and
 datatype describe (from the MPI function's own parameters), per-rank array lengths, element
 types one datatype serves, and where the fit checks run."""
 
@@ -13,7 +13,9 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from generator.cpp import body, checks, typed_buffers  # noqa: E402
+from generator.buffers import typed_buffers  # noqa: E402
+from generator.checks import checks  # noqa: E402
+from generator.cpp import body  # noqa: E402
 from conftest import binding_named  # noqa: E402
 
 
@@ -76,13 +78,13 @@ def test_fit_checks_run_before_rules_that_communicate(spec):
 
 def test_one_datatype_for_two_element_types_is_a_compile_error(spec):
     allreduce = _binding(spec, "allreduce")
-    msgs = [c["msg"] for c in checks(allreduce, allreduce.regular, spec.parameters)]
+    msgs = [c["msg"] for c in checks(allreduce, allreduce.regular)]
     assert (
         "nampi: allreduce: 'recv_buf' holds another element type than 'send_buf', and one datatype ('send_type') "
         "serves both (give send_type, or buffers of one element type)"
     ) in msgs
     allgather = _binding(spec, "allgather")
-    conds = {c["msg"]: c["cond"] for c in checks(allgather, allgather.regular, spec.parameters)}
+    conds = {c["msg"]: c["cond"] for c in checks(allgather, allgather.regular)}
     msg = (
         "nampi: allgather: 'recv_buf' holds another element type than 'send_buf', so 'recv_count' cannot be "
         "taken from 'send_count' (give recv_count)"

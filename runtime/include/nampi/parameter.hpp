@@ -206,10 +206,19 @@ inline constexpr bool all_named = (true && ... && is_named_v<Args>);
 template <typename T>
 concept serialized_buffer = requires { typename std::remove_cvref_t<T>::nampi_serialized; };
 
+// Id and Other are the same parameter (ids of different enums, e.g. a plugin's, never are).
+template <auto Id, auto Other>
+constexpr bool same_id() {
+  if constexpr (std::is_same_v<decltype(Id), decltype(Other)>)
+    return Id == Other;
+  else
+    return false;
+}
+
 template <auto... Ids>
 struct id_list {
   template <auto Id>
-  static constexpr bool contains = ((Id == Ids) || ...);
+  static constexpr bool contains = (same_id<Id, Ids>() || ...);
 };
 
 template <typename Allowed, typename Arg>

@@ -1,0 +1,59 @@
+"""The data buffers of a call form's MPI function, read from the function's own parameter
+kinds (spec/mpi/): which count and datatype describe each buffer, which arrays MPI reads one
+entry of per peer, and the partitioned buffers."""
+
+from __future__ import annotations
+
+from .model import Form
+
+
+def is_array(mpi_param) -> bool:
+    return mpi_param.c_type.endswith("[]")
+
+
+def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
+    """Each data buffer the MPI call takes, with the parameters MPI reads as its count and its
+    datatype (None: a literal such as the 1 of a `_single` call, or none) and whether MPI uses it
+    at the root only. From the MPI function's own parameters (spec/mpi/): a buffer is followed by
+    its count and datatype, or shares the next ones with the buffers after it (MPI_Allreduce)."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    out = []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    for i, (arg, mp) in enumerate(pairs):
+        p = form.param(arg)
+        if mp.kind != "BUFFER" or p is None or not p.param.data:
+            continue
+        count, datatype, counted = None, None, False
+        for a, m in pairs[i + 1 :]:
+            if m.kind == "PARTITION" or (is_array(m) and "NUM_ELEM" in m.kind):
+                counted = True  # counts per rank or per partition: no one count of this buffer
+            elif "NUM_ELEM" in m.kind and not counted:
+                count, counted = (a if form.param(a) else None), True
+            if m.kind == "DATATYPE":
+                datatype = a if form.param(a) and not is_array(m) else None
+                break
+        out.append((arg, count, datatype, mp.root_only))
+    return out
+
+
+def partitioned_buffers(form: Form) -> list[tuple[str, str, str, str]]:
+    """A buffer MPI splits into `partitions` partitions of `count` elements each (MPI_Psend_init,
+    MPI_Precv_init): (buffer, partitions, count, datatype), from the MPI function's parameters."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    out = []
+    for i, (arg, mp) in enumerate(pairs):
+        after = pairs[i + 1 : i + 4]
+        kinds = [m.kind for _, m in after]
+        if mp.kind == "BUFFER" and len(after) == 3 and kinds[0] == "PARTITION" and "NUM_ELEM" in kinds[1]:
+            if kinds[2] == "DATATYPE" and all(form.param(a) for a in [arg] + [a for a, _ in after]):
+                out.append((arg, after[0][0], after[1][0], after[2][0]))
+    return out
+
+
+def per_peer(mpi_param) -> bool:
+    """An array MPI reads one entry of per peer: counts, displacements, datatypes."""
+    kind = mpi_param.kind
+    return is_array(mpi_param) and ("NUM_ELEM" in kind or "DISPLACEMENT" in kind or kind == "DATATYPE")

@@ -1,0 +1,183 @@
+"""A call form's compile-time checks (the check struct of calls.hpp.j2): each a condition and
+the message naming the call and the parameter. The call's body compiles only if all hold."""
+
+from __future__ import annotations
+
+import re
+
+from .buffers import typed_buffers
+from .model import Binding, Form
+from .spelling import has_param, form_label, param_id, provided
+
+
+def checks(binding: Binding, form: Form) -> list[dict]:
+    """Compile-time checks of one form: a condition and the message naming the
+    call and the parameter. The call's body compiles only if all hold."""
+    label = form_label(binding, form)
+    out = [
+        {
+            # First: with the function missing, no other message would mean anything. Made to
+            # depend on Args: a non-dependent false static_assert fails where the header is read
+            # (GCC evaluates it at once), not where the call is used.
+            "cond": f"nampi::detail::when_called<{provided(binding.mpi)}, Args...>",
+            "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
+        },
+        {
+            "cond": "nampi::detail::all_named<Args...>",
+            "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
+        }
+    ]
+    if form.element_template:
+        out.append(
+            {
+                "cond": f"!std::is_same_v<T, nampi::detail::unspecified_element> || {has_param(form.primary.name)}",
+                "msg": f"nampi: {label}: name the element type ({binding.name}<T>(...)) or pass {form.primary.name}",
+            }
+        )
+    # Only reported when every argument is named: an unnamed argument that
+    # stands in for a required one must give one message, not two.
+    # A serialized_default computes the parameter when a buffer is serialized; where serialized
+    # buffers are refused (persistent calls), that check alone reports the misuse.
+    serialized = "nampi::detail::any_serialized<Args...>"
+    for p in form.params:
+        if p.required:
+            relaxed = f" || {serialized}" if p.serialized_default else ""
+            out.append(
+                {
+                    "cond": f"!nampi::detail::all_named<Args...> || {has_param(p.name)}{relaxed}",
+                    "msg": f"nampi: {label}: missing required parameter '{p.name}'",
+                }
+            )
+    if form.either:
+        a, b = form.either
+        out.append(
+            {
+                "cond": f"!nampi::detail::all_named<Args...> || !nampi::detail::computes<{param_id(a)}, Args...> || "
+                f"!nampi::detail::computes<{param_id(b)}, Args...>",
+                "msg": f"nampi: {label}: give '{a}' or '{b}' (each is computed from the other)",
+            }
+        )
+    if form.all_or_none:
+        first, *rest = form.all_or_none
+        out.append(
+            {
+                "cond": " && ".join(f"{has_param(first)} == {has_param(n)}" for n in rest),
+                "msg": f"nampi: {label}: give {', '.join(repr(n) for n in form.all_or_none)} together, or none of them",
+            }
+        )
+    for p in form.params:
+        out.append(
+            {
+                "cond": f"nampi::detail::count_of<{param_id(p.name)}, Args...> <= 1",
+                "msg": f"nampi: {label}: parameter '{p.name}' given more than once",
+            }
+        )
+    for p in form.params:
+        # An input the caller must give cannot also be asked back (unless a serialized buffer computes it).
+        if (p.required or p.required_at_root) and {"in", "out"} <= p.param.factories.keys():
+            relaxed = f" || {serialized}" if p.serialized_default else ""
+            out.append(
+                {
+                    "cond": f"!{has_param(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::out{relaxed}",
+                    "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
+                }
+            )
+    out += _serialized_checks(binding, form, label)
+    out += element_checks(form, label)
+    # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is
+    # the first stray parameter's own (parameters.hpp, nampi/taken.hpp), so none is written here.
+    out.append({"cond": f"nampi::detail::takes_all<{call_tag(binding, form)}, Args...>()", "msg": None})
+    return out
+
+
+def call_tag(binding: Binding, form: Form) -> str:
+    """The C++ type that names a call form and lists the parameters it takes (calls.hpp.j2)."""
+    return f"nampi::call::{binding.name}{'_in_place' if form.kind == 'in_place' else ''}"
+
+
+# Counts, displacements and datatypes of the data buffers: with a serialized buffer they describe
+# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace
+# them. They and the parameters a serialized_default computes may be asked back, not given.
+SERIALIZED_LAYOUT = re.compile(r"^(send|recv|send_recv)_(count|counts|displs|type)$")
+
+
+def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
+    """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
+    serialized one value per rank must be a range; what a serialized_default computes is not
+    given. Persistent calls take none: each start() would send the first start's bytes again."""
+    allowed = ", ".join(param_id(n) for n in binding.serialized)
+    if binding.serialized:
+        names = " or ".join(f"'{n}'" for n in binding.serialized)
+        msg = f"nampi: {label}: only {names} may be serialized"
+    elif binding.variant in ("persistent", "partitioned"):
+        msg = f"nampi: {label}: a persistent call takes no serialized buffer (each start() would resend the first bytes)"
+    else:
+        msg = f"nampi: {label}: serialized buffers are not supported yet"
+    out = [{"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg}]
+    for n in binding.serialized_per_rank:
+        out.append(
+            {
+                "cond": f"nampi::detail::serialized_range<{param_id(n)}, Args...>()",
+                "msg": f"nampi: {label}: a serialized '{n}' must be a range with one value per rank (value i goes to rank i)",
+            }
+        )
+        # The serialized_defaults read it: the other buffers' bytes are its values'.
+        out.append(
+            {
+                "cond": f"!{has_param(n)} || !nampi::detail::any_serialized<Args...> || nampi::detail::is_serialized<{param_id(n)}, Args...>()",
+                "msg": f"nampi: {label}: with a serialized buffer, '{n}' must be serialized too (as_serialized(values); "
+                "off the root an empty range will do)",
+            }
+        )
+    if binding.serialized:
+        for p in form.params:
+            computed = p.serialized_default or (SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories)
+            if computed:
+                out.append(
+                    {
+                        "cond": f"nampi::detail::not_given_when_serialized<{param_id(p.name)}, Args...>()",
+                        "msg": f"nampi: {label}: '{p.name}' is computed from the serialized buffer; do not give it "
+                        f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
+                    }
+                )
+    return out
+
+
+def element_checks(form: Form, label: str) -> list[dict]:
+    """Where one datatype serves two buffers (reductions, `_single` calls), or a count is taken
+    from another buffer's (same_as), the buffers must hold one element type unless the caller
+    gives the datatype or the count: a datatype inferred from one would reinterpret the other."""
+    buffers = typed_buffers(form)
+    out = []
+    for i, (b1, _, t1, _) in enumerate(buffers):
+        for b2, _, t2, _ in buffers[i + 1 :]:
+            if t1 and t1 == t2:
+                out.append(
+                    {
+                        "cond": f"!nampi::detail::computes<{param_id(t1)}, Args...> || "
+                        f"nampi::detail::same_element<{param_id(b1)}, {param_id(b2)}, Args...>()",
+                        "msg": f"nampi: {label}: '{b2}' holds another element type than '{b1}', and one datatype "
+                        f"('{t1}') serves both (give {t1}, or buffers of one element type)",
+                    }
+                )
+    described = {c: (b, t) for b, c, t, _ in buffers if c}
+    for p in form.params:
+        if p.name not in described or not p.default or not p.default.rule.copies_argument:
+            continue
+        source = p.default.param_args()[0]
+        (b, t), (b_source, _) = described[p.name], described.get(source, (None, None))
+        if b_source and b_source != b and t:
+            out.append(
+                {
+                    "cond": f"!nampi::detail::computes<{param_id(p.name)}, Args...> || "
+                    f"!nampi::detail::computes<{param_id(t)}, Args...> || "
+                    f"nampi::detail::same_element<{param_id(b)}, {param_id(b_source)}, Args...>()",
+                    "msg": f"nampi: {label}: '{b}' holds another element type than '{b_source}', so '{p.name}' "
+                    f"cannot be taken from '{source}' (give {p.name})",
+                }
+            )
+    return out
+
+
+def check_struct_name(binding: Binding, form: Form) -> str:
+    return f"{binding.name}{'_in_place' if form.kind == 'in_place' else ''}_check"
