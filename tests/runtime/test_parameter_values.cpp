@@ -177,3 +177,13 @@ TEST_CASE("an OwnedCommunicator adopts a unique_comm and frees it once") {
   }
   CHECK(nampi_pmpi_count(free_index) == 1);
 }
+
+TEST_CASE("a count that does not fit the caller's type names the parameter the caller wrote") {
+  // bcast_size_of sizes bcast's send_recv_count: its message names that, not a rule's 'count'.
+  nampi::Communicator comm;
+  std::vector<char> data(300, 'x');
+  signed char count = 0;
+  CHECK_THROWS_WITH_AS(comm.bcast(send_recv_buf(data), send_recv_count_out(count)),
+                       doctest::Contains("bcast: 'send_recv_count' (300) does not fit"),
+                       nampi::usage_error);
+}

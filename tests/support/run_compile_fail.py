@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import NoReturn
 
 EXPECT_RE = re.compile(r"//\s*expect-error:\s*(.*?)\s*$")
+NOTE_RE = re.compile(r"//\s*expect-note:\s*(.*?)\s*$")
 FLAGS_RE = re.compile(r"^//\s*compile-flags:\s*(.*?)\s*$", re.MULTILINE)
 
 # Options (with a separate value) that must not be carried over from the
@@ -55,6 +56,10 @@ def expected_errors(path: Path) -> list[str]:
     if not expected:
         runner_error(f"{path}: no '// expect-error: <substring>' line")
     return expected
+
+
+def expected_notes(path: Path) -> list[str]:
+    return [m.group(1) for line in path.read_text(encoding="utf-8").splitlines() if (m := NOTE_RE.search(line))]
 
 
 def probe_command(compile_commands: Path, probe: Path) -> tuple[list[str], str]:
@@ -126,6 +131,7 @@ def main() -> int:
     if not ns.source.is_file():
         runner_error(f"{ns.source}: no such file")
     expected = expected_errors(ns.source)
+    notes = expected_notes(ns.source)
     args, directory = probe_command(ns.compile_commands, ns.probe)
     cmd = build_command(args, directory, ns.probe, ns.source)
 
@@ -140,11 +146,11 @@ def main() -> int:
     if proc.returncode == 0:
         print(f"FAIL: {ns.source.name} compiled, but it must not", flush=True)
         return 1
-    missing = [e for e in expected if e not in output]
-    for e in expected:
+    missing = [e for e in expected + notes if e not in output]
+    for e in expected + notes:
         print(f"  {'missing' if e in missing else 'found  '}: {e}")
     if missing:
-        print(f"FAIL: compilation failed, but {len(missing)} expected error(s) "
+        print(f"FAIL: compilation failed, but {len(missing)} expected error(s) or note(s) "
               "did not appear in the output", flush=True)
         return 1
     # Misuse must give one message per expected error, not a cascade.

@@ -65,11 +65,19 @@ inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
   return {in, out};
 }
 
+// The parameter a slot holds, as the caller wrote it: what a rule's message names (one rule
+// serves several parameters, e.g. size_count sizes recv_buf or bcast's send_recv_buf).
+template <typename Slot>
+constexpr const char* name_of(const Slot&) {
+  return param_name(std::remove_cvref_t<Slot>::id);
+}
+
 }  // namespace nampi::detail
 
 namespace nampi::infer {
 
 using detail::call_context;
+using detail::name_of;
 // Size checks of values nampi computed (on in every build) or only of values the
 // caller gave (with the assertion level): see error.hpp.
 using always_checked = detail::size_check<true>;
@@ -87,7 +95,7 @@ void constant(Out& out, const call_context&, const Value& value) {
 // The number of elements of a buffer.
 template <typename Out, typename Buffer>
 void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
-  detail::set_count(out, buffer.size(), ctx.call, "count");
+  detail::set_count(out, buffer.size(), ctx.call, name_of(out));
 }
 
 // The number of elements of a buffer divided evenly among the ranks.
@@ -96,7 +104,7 @@ void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
   NAMPI_ASSERT(
       buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
       std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
-  detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, "count");
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, name_of(out));
 }
 
 // The number of elements of a buffer divided evenly among the partitions of
@@ -110,7 +118,7 @@ void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buff
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(n) == 0,
                std::string(ctx.call) + ": the buffer size " + std::to_string(buffer.size()) +
                    " is not a multiple of partitions (" + std::to_string(n) + ")");
-  detail::set_count(out, buffer.size() / static_cast<std::size_t>(n), ctx.call, "count");
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(n), ctx.call, name_of(out));
 }
 
 // The builtin or byte datatype of a buffer's elements.
@@ -277,7 +285,7 @@ void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, 
   out.resize_for(n, ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   for (std::size_t i = 0; i < n; ++i)
-    out.data()[i] = detail::checked_count<To>(buffer.block_size(i), ctx.call, "send_counts");
+    out.data()[i] = detail::checked_count<To>(buffer.block_size(i), ctx.call, name_of(out));
 }
 
 // As serialized_counts at the root; nothing elsewhere (the others' values are not sent).
@@ -294,7 +302,7 @@ template <typename Out, typename Count>
 void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
   detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, mpi_datatype<To>(), out.data(), 1,
                    mpi_datatype<To>(), ctx.comm);
 }
@@ -305,7 +313,7 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
   const bool at_root = ctx.rank == root.get();
   if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
   detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, mpi_datatype<To>(),
                    at_root ? out.data() : nullptr, 1, mpi_datatype<To>(), root.get(), ctx.comm);
 }
@@ -319,7 +327,7 @@ void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_count
       std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
-  const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
+  const auto mine = detail::counts_as<To>(send_counts, ctx.call, name_of(send_counts));
   detail::call_mpi("MPI_Alltoall", MPI_Alltoall, mine.data(), 1, mpi_datatype<To>(), out.data(), 1,
                    mpi_datatype<To>(), ctx.comm);
 }
@@ -336,7 +344,7 @@ void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts,
   From mine = 0;
   detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
                    mpi_datatype<From>(), &mine, 1, mpi_datatype<From>(), root.get(), ctx.comm);
-  detail::set_count(out, mine, ctx.call, "recv_count");
+  detail::set_count(out, mine, ctx.call, name_of(out));
 }
 
 // The root's value of a count, by one MPI_Bcast.
@@ -344,7 +352,7 @@ template <typename Out, typename Count, typename Root>
 void bcast_count(Out& out, const call_context& ctx, const Count& count, const Root& root) {
   MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(count.get()) : 0;
   detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
-  detail::set_count(out, value, ctx.call, "count");
+  detail::set_count(out, value, ctx.call, name_of(out));
 }
 
 // The root's buffer size, by one MPI_Bcast.
@@ -352,7 +360,7 @@ template <typename Out, typename Buffer, typename Root>
 void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
   MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(buffer.size()) : 0;
   detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
-  detail::set_count(out, value, ctx.call, "count");
+  detail::set_count(out, value, ctx.call, name_of(out));
 }
 
 // The size of the peer's message, by one MPI_Sendrecv of the counts. A
@@ -369,7 +377,7 @@ void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, 
                    &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm, &status);
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (RecvTag::computed) recv_tag.set(status.MPI_TAG);
-  detail::set_count(out, theirs, ctx.call, "recv_count");
+  detail::set_count(out, theirs, ctx.call, name_of(out));
 }
 
 // The size of the next matching message, by MPI_Probe + MPI_Get_count. A
@@ -384,7 +392,7 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
               std::string(ctx.call) + ": message size is not a multiple of the datatype");
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (Tag::computed) tag.set(status.MPI_TAG);
-  detail::set_count(out, count, ctx.call, "recv_count");
+  detail::set_count(out, count, ctx.call, name_of(out));
 }
 
 // The size of a matched message (mprobe/improbe) in elements of the receive type.
@@ -393,7 +401,7 @@ void message_count(Out& out, const call_context& ctx, const Message& message, co
   const MPI_Count count = detail::element_count(message.get().status, detail::c_value(type.get()));
   NAMPI_CHECK(count != MPI_UNDEFINED,
               std::string(ctx.call) + ": message size is not a multiple of the datatype");
-  detail::set_count(out, count, ctx.call, "recv_count");
+  detail::set_count(out, count, ctx.call, name_of(out));
 }
 
 // --- process topologies ---
@@ -442,8 +450,7 @@ void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& b
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(neighbors.out) == 0,
                std::string(ctx.call) +
                    ": the buffer size is not a multiple of the number of out-neighbours");
-  detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
-                    "count");
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call, name_of(out));
 }
 
 // Every in-neighbour's count, by one MPI_Neighbor_allgather. A cartesian
@@ -455,7 +462,7 @@ void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& c
   out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, "send_count");
+  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
   detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, mpi_datatype<To>(),
                    detail::non_null(out.data()), 1, mpi_datatype<To>(), ctx.comm);
 }
@@ -466,13 +473,13 @@ template <typename Out, typename Counts>
 void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(neighbors.out),
-              std::string(ctx.call) + ": send_counts needs one entry per out-neighbour (" +
+              std::string(ctx.call) + ": " + name_of(send_counts) + " needs one entry per out-neighbour (" +
                   std::to_string(neighbors.out) + ")");
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
-  const auto mine = detail::counts_as<To>(send_counts, ctx.call, "send_counts");
+  const auto mine = detail::counts_as<To>(send_counts, ctx.call, name_of(send_counts));
   detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall, detail::non_null(mine.data()), 1,
                    mpi_datatype<To>(), detail::non_null(out.data()), 1, mpi_datatype<To>(),
                    ctx.comm);
