@@ -59,20 +59,19 @@ TEST_CASE("info: create, set, get_string (length query, then value), nthkey, dup
     CHECK(mpi::info_get_nkeys(copy) == 0);
     CHECK(mpi::info_get_nkeys(info) == 1);
   }
-  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Finalized", 2},
-                                              {"MPI_Info_create", 1},
-                                              {"MPI_Info_delete", 1},
-                                              {"MPI_Info_dup", 1},
-                                              {"MPI_Info_free", 2},
-                                              {"MPI_Info_get_nkeys", 4},
-                                              {"MPI_Info_get_nthkey", 1},
+  // The calls, with the value reads of this MPI (a directive inside CHECK's arguments is not
+  // portable).
+  const call_counts expected{{"MPI_Finalized", 2},       {"MPI_Info_create", 1},
+                             {"MPI_Info_delete", 1},     {"MPI_Info_dup", 1},
+                             {"MPI_Info_free", 2},       {"MPI_Info_get_nkeys", 4},
+                             {"MPI_Info_get_nthkey", 1},
 #if defined(NAMPI_HAVE_MPI_INFO_GET_STRING)
-                                              {"MPI_Info_get_string", 3},
+                             {"MPI_Info_get_string", 3},
 #else
-                                              {"MPI_Info_get", 1},
-                                              {"MPI_Info_get_valuelen", 2},
+                             {"MPI_Info_get", 1},        {"MPI_Info_get_valuelen", 2},
 #endif
-                                              {"MPI_Info_set", 1}});
+                             {"MPI_Info_set", 1}};
+  CHECK(nampi_pmpi::snapshot() == expected);
 }
 
 TEST_CASE("info_free through the owner's reference; MPI_INFO_ENV is never freed") {

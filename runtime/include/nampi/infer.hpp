@@ -104,7 +104,8 @@ void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
   NAMPI_ASSERT(
       buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
       std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
-  detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call, name_of(out));
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call,
+                    name_of(out));
 }
 
 // The number of elements of a buffer divided evenly among the partitions of
@@ -450,7 +451,8 @@ void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& b
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(neighbors.out) == 0,
                std::string(ctx.call) +
                    ": the buffer size is not a multiple of the number of out-neighbours");
-  detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call, name_of(out));
+  detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
+                    name_of(out));
 }
 
 // Every in-neighbour's count, by one MPI_Neighbor_allgather. A cartesian
@@ -473,8 +475,8 @@ template <typename Out, typename Counts>
 void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(neighbors.out),
-              std::string(ctx.call) + ": " + name_of(send_counts) + " needs one entry per out-neighbour (" +
-                  std::to_string(neighbors.out) + ")");
+              std::string(ctx.call) + ": " + name_of(send_counts) +
+                  " needs one entry per out-neighbour (" + std::to_string(neighbors.out) + ")");
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
