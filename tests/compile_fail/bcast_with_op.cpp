@@ -1,6 +1,6 @@
 // Misuse: op passed to bcast, which does not reduce.
 // expect-error: nampi: this call does not take parameter 'op'
-// expect-note: 'nampi::call::bcast::takes<nampi::param_id::op>' evaluates to false
+// expect-note: 'nampi::call::bcast::takes<nampi::param_id::op>'
 #include <functional>
 #include <nampi/nampi.hpp>
 #include <vector>

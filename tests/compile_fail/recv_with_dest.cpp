@@ -1,6 +1,6 @@
 // Misuse: dest passed to recv, which takes source.
 // expect-error: nampi: this call does not take parameter 'dest'
-// expect-note: 'nampi::call::recv::takes<nampi::param_id::dest>' evaluates to false
+// expect-note: 'nampi::call::recv::takes<nampi::param_id::dest>'
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;
