@@ -306,7 +306,10 @@ ifneq ($(filter openmpi debian-openmpi,$(MPI)),)
 else
   SANITIZE_FAST_UNWIND := 1
 endif
-SANITIZE_ENVIRONMENT := ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=$(SANITIZE_FAST_UNWIND):strict_string_checks=1;LSAN_OPTIONS=suppressions=$(ROOT)/tests/support/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1
+# UCX_TLS=^cma: UCX's CMA transport probes a peer with process_vm_readv at a stack address of
+# its own (openucx/ucx#11654); ASan's interceptor of process_vm_readv then faults, now and then,
+# inside MPI_Init (seen once in CI: MPICH 5, 4 ranks). The other shared-memory transports remain.
+SANITIZE_ENVIRONMENT := ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=$(SANITIZE_FAST_UNWIND):strict_string_checks=1;LSAN_OPTIONS=suppressions=$(ROOT)/tests/support/lsan.supp:print_suppressions=0;UBSAN_OPTIONS=print_stacktrace=1;UCX_TLS=^cma
 
 test-sanitize: setup $(MPI_SETUP)
 	$(CMAKE) -S $(ROOT) -B $(SANITIZE_BUILD_DIR) -G Ninja \
