@@ -1,5 +1,6 @@
-"""A call form's body (rule calls, size checks, the MPI call, the result) and the view of a
-binding that calls.hpp.j2 fills in. Every function returns plain data (strings, lists, dicts)."""
+"""What a call form's body holds (slots, checks and rule calls, the MPI call with its large-count
+dispatch, the result) and the view of a binding that calls.hpp.j2 fills in. Every function
+returns plain data: decisions and argument lists; templates/call_body.j2 spells the statements."""
 
 from __future__ import annotations
 
@@ -10,57 +11,57 @@ from .model import Binding, Form, FormParam
 from .spelling import have_macro, param_id
 
 
-def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False, one_value_result: bool = False) -> str:
-    flags = "true" if p.returned_if_omitted else "false"
+def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False, one_value_result: bool = False) -> dict:
+    flags = ["true" if p.returned_if_omitted else "false"]
     if returns_before_completion:
         # Inputs moved in stay alive until the call completes; moved-in data comes back, except
         # where the call's result is itself one value (the `_single` reductions): there wait()
         # returns that value alone, and the value sent, a copy, is not wanted back.
         back = p.param.data and not one_value_result
-        flags += ", nampi::detail::moved_input::" + ("hand_back" if back else "keep")
+        flags.append("nampi::detail::moved_input::" + ("hand_back" if back else "keep"))
     # A required buffer is never created: its Default tells a serialized one to split per rank.
     storage = "nampi::detail::serialized_per_rank" if per_rank else p.storage
-    return f"auto {p.name} = nampi::detail::resolve<{param_id(p.name)}, {storage}, nampi::{p.policy}, {flags}>(args...);"
+    return {"name": p.name, "id": param_id(p.name), "storage": storage, "policy": p.policy, "flags": flags}
 
 
-def _rule_call(p: FormParam, rule_call, datatype: str | None = None) -> str:
-    """A rule filling p; a resize rule sees a buffer with a datatype in elements of that datatype
-    (nampi::detail::typed, buffer_checks.hpp)."""
+def _helper_call(p: FormParam, rule_call, datatype: str | None = None) -> dict:
+    """A rule's helper and its arguments; a resize rule sees a buffer with a datatype in elements
+    of that datatype (nampi::detail::typed, buffer_checks.hpp)."""
     target = f"nampi::detail::typed({p.name}, {datatype})" if datatype and rule_call is p.resize else p.name
-    args = ", ".join([target, "ctx"] + list(rule_call.args))
-    return f"if constexpr (decltype({p.name})::computed) {rule_call.rule.helper}({args});"
+    return {"helper": rule_call.rule.helper, "args": [target, "ctx", *rule_call.args]}
 
 
-def _serialized_rule_call(p: FormParam, rule_call) -> str:
+def _rule(p: FormParam, rule_call, datatype: str | None = None) -> dict:
+    return {"kind": "rule", "param": p.name, **_helper_call(p, rule_call, datatype)}
+
+
+def _serialized_rule(p: FormParam, rule_call) -> dict:
     """A parameter's serialized_default, chosen at compile time over its default (if any)."""
     ser = p.serialized_default
-    args = ", ".join([p.name, "ctx"] + list(ser.args))
-    line = f"if constexpr (nampi::detail::any_serialized<std::remove_cvref_t<Args>...>) {ser.rule.helper}({args});"
-    if rule_call is not None:
-        line += " else " + _rule_call(p, rule_call).removeprefix(f"if constexpr (decltype({p.name})::computed) ")
-    return f"if constexpr (decltype({p.name})::computed) {{ {line} }}"
+    return {
+        "kind": "serialized_rule",
+        "param": p.name,
+        "serialized": {"helper": ser.rule.helper, "args": [p.name, "ctx", *ser.args]},
+        "otherwise": _helper_call(p, rule_call) if rule_call is not None else None,
+    }
 
 
-def _value_checks(form: Form) -> list[str]:
+def _value_checks(form: Form) -> list[dict]:
     """Run-time checks of the values the caller gives (parameters.yaml `check`), first: a rule
     may already call MPI with them (a probe with the tag). Computed values need none."""
-    return [
-        f"if constexpr (!decltype({p.name})::computed) nampi::detail::check_{p.param.check}(ctx, {p.name});"
-        for p in form.params
-        if p.param.check
-    ]
+    return [{"kind": "value_check", "param": p.name, "check": p.param.check} for p in form.params if p.param.check]
 
 
-def _rules(binding: Binding, form: Form) -> list[str]:
+def _rules(binding: Binding, form: Form) -> list[dict]:
     """The value checks, then the rule calls in order; with serialized buffers allowed, a
     serialized_default takes its parameter's place in that order (first, for a parameter that
     has no default)."""
     datatype_of = {b: t for b, _, t, _ in typed_buffers(form)}
     if not binding.serialized:
-        return _value_checks(form) + [_rule_call(p, r, datatype_of.get(p.name)) for p, r in form.rule_order]
-    first = [_serialized_rule_call(p, None) for p in form.params if p.serialized_default and not p.default]
+        return _value_checks(form) + [_rule(p, r, datatype_of.get(p.name)) for p, r in form.rule_order]
+    first = [_serialized_rule(p, None) for p in form.params if p.serialized_default and not p.default]
     rest = [
-        _serialized_rule_call(p, r) if p.serialized_default and r is p.default else _rule_call(p, r, datatype_of.get(p.name))
+        _serialized_rule(p, r) if p.serialized_default and r is p.default else _rule(p, r, datatype_of.get(p.name))
         for p, r in form.rule_order
     ]
     return _value_checks(form) + first + rest
@@ -86,15 +87,14 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
-def _root_prefix(form: Form, root_only: bool) -> str:
-    """`if (at the root) `, for what MPI uses at the root only."""
+def _root(form: Form, root_only: bool) -> str | None:
+    """The root parameter, for what MPI uses at the root only (None: used everywhere)."""
     if not root_only:
-        return ""
-    root = next((a for a, m in zip(form.mpi_args, form.mpi_params) if m.name == "root" and form.param(a)), None)
-    return f"if (ctx.rank == {root}.get()) " if root else ""
+        return None
+    return next((a for a, m in zip(form.mpi_args, form.mpi_params) if m.name == "root" and form.param(a)), None)
 
 
-def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], str]]:
+def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
     """Before the MPI call: the count elements of the datatype lie inside each buffer
     (nampi::detail::check_fits, buffer_checks.hpp: always where nampi computed the count); each
     with the parameters it reads. Not for the neighbourhood calls: their counts are per
@@ -103,27 +103,27 @@ def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], str]]:
     if binding.peers != "ranks":
         return []
     whole = [
-        ({b, c, t}, f'{_root_prefix(form, root_only)}nampi::detail::check_fits("{binding.name}", {b}, {c}, {t});')
+        ({b, c, t}, {"kind": "fit_check", "call": binding.name, "root": _root(form, root_only), "args": [b, c, t]})
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]
     partitioned = [
-        ({b, n, c, t}, f'nampi::detail::check_fits("{binding.name}", {b}, {c}, {t}, {n}.get());')
+        ({b, n, c, t}, {"kind": "fit_check", "call": binding.name, "root": None, "args": [b, c, t, f"{n}.get()"]})
         for b, n, c, t in partitioned_buffers(form)
     ]
     return whole + partitioned
 
 
-def _checked_rules(binding: Binding, form: Form) -> list[str]:
+def _checked_rules(binding: Binding, form: Form) -> list[dict]:
     """The rule calls, each fit check right after the last rule that computes what it reads: a
     check of local values then runs before the rules that communicate, so that one rank's
     usage error does not leave the others waiting inside a collective."""
     rules = _rules(binding, form)
     offset = len(rules) - len(form.rule_order)  # serialized_defaults without a default run first
-    checks_at: dict[int, list[str]] = {}
-    for reads, line in _fit_checks(binding, form):
+    checks_at: dict[int, list[dict]] = {}
+    for reads, check in _fit_checks(binding, form):
         at = max((offset + i + 1 for i, (p, _) in enumerate(form.rule_order) if p.name in reads), default=0)
-        checks_at.setdefault(at, []).append(line)
+        checks_at.setdefault(at, []).append(check)
     out = []
     for i in range(len(rules) + 1):
         out += checks_at.get(i, [])
@@ -131,29 +131,28 @@ def _checked_rules(binding: Binding, form: Form) -> list[str]:
     return out
 
 
-def _length_checks(binding: Binding, form: Form) -> list[str]:
+def _length_checks(binding: Binding, form: Form) -> list[dict]:
     """Arrays the caller gives with one entry per rank hold that many (and are read no further),
     checked in every build before any MPI call; per-neighbour ones are not (that would cost
     MPI calls to learn the neighbour counts)."""
     if binding.peers != "ranks":
         return []
     return [
-        f"if constexpr (!decltype({arg})::computed) {{ {_root_prefix(form, m.root_only)}"
-        f'nampi::detail::check_length("{binding.name}", {arg}, static_cast<std::size_t>(ctx.size), "rank"); }}'
+        {"kind": "length_check", "call": binding.name, "array": arg, "root": _root(form, m.root_only)}
         for arg, m in zip(form.mpi_args, form.mpi_params)
         if form.param(arg) and per_peer(m)
     ]
 
 
-def _call(function: str, args: list[str]) -> str:
-    return f'nampi::detail::call_mpi("{function}", {function}, ' + ", ".join(args) + ");"
+def _invocation(function: str, args: list[str]) -> dict:
+    return {"function": function, "args": args}
 
 
 # The twin's C types of counts and displacements arrays, as the element type large_count.hpp converts to.
 LARGE_ARRAYS = {"const MPI_Count []": "MPI_Count", "const MPI_Aint []": "MPI_Aint"}
 
 
-def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[str]:
+def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> dict:
     """The large-count fallback of an element-wise reduction: the int function on chunks of
     the buffers (nampi::detail::in_chunks), each buffer advanced to the chunk."""
     chunked = list(args)
@@ -162,47 +161,41 @@ def _in_chunks(binding: Binding, form: Form, args: list[str], i: int) -> list[st
         p = form.param(arg)
         if p is not None and p.param.to_mpi == "pointer":
             chunked[k] = f"nampi::detail::advanced({args[k]}, nampi_offset)"
-    return [
-        f"nampi::detail::in_chunks(nampi::detail::to_mpi_large_count({form.mpi_args[i]}), {args[i + 1]}, "
-        "[&](int nampi_chunk, MPI_Aint nampi_offset) {",
-        _call(binding.mpi, chunked),
-        "});",
-    ]
+    return {"kind": "chunks", "count": form.mpi_args[i], "datatype": args[i + 1], "call": _invocation(binding.mpi, chunked)}
 
 
 # The slot that owns an emulated nonblocking or persistent call's blocks (large_count_alltoallw.hpp).
 EMULATION_SLOT = "nampi_emulation"
 
 
-def _reduce_local(binding: Binding, form: Form, args: list[str], i: int) -> list[str]:
+def _reduce_local(binding: Binding, form: Form, args: list[str], i: int) -> dict:
     """The large-count fallback of a reduction one call must carry: its count as one element of
     a derived datatype, its op wrapped in one that reduces that element in pieces
     (large_count_reduction.hpp); a nonblocking or persistent call's result keeps both."""
     op = next(k for k, a in enumerate(form.mpi_args) if form.param(a) and form.param(a).param.to_mpi == "op")
-    made = f"nampi::detail::to_mpi_large_count({form.mpi_args[i]}), {args[i + 1]}, {args[op]}"
     reduced = list(args)
     reduced[i], reduced[i + 1], reduced[op] = "nampi_reduction.count()", "nampi_reduction.type()", "nampi_reduction.op()"
-    if binding.returns_before_completion:
-        state = f"const auto& nampi_reduction = {EMULATION_SLOT}.hold(std::make_unique<nampi::detail::large_reduction>({made}));"
-    else:
-        state = f"const nampi::detail::large_reduction nampi_reduction({made});"
-    return [state, _call(binding.mpi, reduced)]
+    return {
+        "kind": "reduce_local",
+        "made": [f"nampi::detail::to_mpi_large_count({form.mpi_args[i]})", args[i + 1], args[op]],
+        "held_by": EMULATION_SLOT if binding.returns_before_completion else None,
+        "call": _invocation(binding.mpi, reduced),
+    }
 
 
-def _alltoallw_emulation(binding: Binding, form: Form, large: list[str]) -> str:
+def _alltoallw_emulation(binding: Binding, form: Form, large: list[str]) -> dict:
     """The twin's emulation with one MPI_Alltoallw (large_count_alltoallw.hpp): the blocks built
     from the twin's arguments up to the communicator, issued blocking, nonblocking (kept in the
     result's emulation slot) or persistent (with the info argument)."""
     at = form.mpi_args.index("comm")
-    blocks = f"nampi::detail::{binding.base}_blocks(ctx, " + ", ".join(large[:at]) + ")"
     extra = [EMULATION_SLOT, *large[at + 1 :]] if binding.returns_before_completion else []
-    return "nampi::detail::emulate_by_alltoallw(" + ", ".join(["ctx", blocks, *extra]) + ");"
+    return {"kind": "alltoallw", "base": binding.base, "block_args": large[:at], "extra": extra}
 
 
-def _mpi_call(binding: Binding, form: Form) -> list[str]:
-    """The MPI call of a form, as lines. A binding whose function has a large-count twin
-    checks its scalar counts (large_count.hpp): the int function if all fit an int, else
-    the twin where the MPI has it (int arrays converted to its types), else the int
+def _mpi_call(binding: Binding, form: Form) -> dict:
+    """The MPI call of a form (templates/call_body.j2 `mpi_call`). A binding whose function has
+    a large-count twin checks its scalar counts (large_count.hpp): the int function if all fit
+    an int, else the twin where the MPI has it (int arrays converted to its types), else the int
     function with each count as one element of a derived datatype. Reductions (builtin ops
     need builtin types) follow `large_count_fallback`: the blocking `chunks` run in chunks, the
     others reduce one derived element with a wrapper op (`reduce_local`); a reduction without
@@ -215,22 +208,21 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     given = [i for i, t in enumerate(types) if form.param(form.mpi_args[i])]
     scalars = [i for i in given if types[i] == "MPI_Count"]
     arrays = [i for i in given if types[i] in LARGE_ARRAYS]
+    plain = _invocation(binding.mpi, args)
     if not scalars and not arrays:
-        return [_call(binding.mpi, args)]
+        return {"plain": plain, "scalars": [], "arrays": []}
     small, large, emulated = list(args), list(args), list(args)
     for i in arrays:
         large[i] = f"nampi::detail::to_mpi_large_array<{LARGE_ARRAYS[types[i]]}>({form.mpi_args[i]}).data()"
-    fallback = []
+    as_types = []
     for i in scalars:
         count = form.mpi_args[i]
         small[i] = f"nampi::detail::to_mpi_count({count})"
         large[i] = f"nampi::detail::to_mpi_large_count({count})"
         t = i + 1  # MPI's convention: a count, then its datatype
-        fallback.append(
-            f"const nampi::detail::large_count_type {count}_as_type(nampi::detail::to_mpi_large_count({count}), {args[t]});"
-        )
+        as_types.append({"count": count, "datatype": args[t]})
         emulated[i], emulated[t] = f"{count}_as_type.count()", f"{count}_as_type.type()"
-    fallback.append(_call(binding.mpi, emulated))
+    fallback = {"kind": "as_types", "counts": as_types, "call": _invocation(binding.mpi, emulated)}
     if binding.large_count_chunks and len(scalars) == 1 and not arrays:
         fallback = _in_chunks(binding, form, args, scalars[0])
     elif binding.large_count_reduce_local and len(scalars) == 1 and not arrays:
@@ -238,61 +230,46 @@ def _mpi_call(binding: Binding, form: Form) -> list[str]:
     elif arrays or any(p.param.to_mpi == "op" for p in form.params):
         # Not the emulation of large_count_alltoallw even where the binding has one: a count
         # is large on some ranks only, and every rank must run the same collective.
-        names = " or ".join(form.mpi_args[i] for i in scalars)
-        how = ', "an emulation that needs every rank to pass its counts and displacements as MPI_Count and MPI_Aint"'
-        how = how if binding.large_count_alltoallw else ""
-        fallback = [f'nampi::detail::large_count_unsupported("{binding.name}", "{binding.large_twin}", "{names}"{how});']
-    twin = f"#if defined({have_macro(binding.large_twin)})"
-    lines = []
+        how = "an emulation that needs every rank to pass its counts and displacements as MPI_Count and MPI_Aint"
+        fallback = {
+            "kind": "unsupported",
+            "args": [binding.name, binding.large_twin, " or ".join(form.mpi_args[i] for i in scalars)]
+            + ([how] if binding.large_count_alltoallw else []),
+        }
+    without_twin = None
     if arrays:
-        names = ", ".join(f"decltype({form.mpi_args[i]})" for i in arrays)
-        missing = (
+        without_twin = (
             _alltoallw_emulation(binding, form, large)
             if binding.large_count_alltoallw
-            else f'static_assert(nampi::detail::when_called<false, Args...>, "nampi: {binding.name}: '
-            f'counts or displacements given as MPI_Count or MPI_Aint need {binding.large_twin}, '
-            'which the installed MPI does not provide");'
+            else {
+                "kind": "needs_twin",
+                "message": f"nampi: {binding.name}: counts or displacements given as MPI_Count or MPI_Aint "
+                f"need {binding.large_twin}, which the installed MPI does not provide",
+            }
         )
-        lines += [
-            f"if constexpr (!nampi::detail::int_arrays<{names}>) {{",
-            twin,
-            _call(binding.large_twin, large),
-            "#else",
-            missing,
-            "#endif",
-            "} else" + (" " if scalars else " {"),
-        ]
-        if not scalars:
-            return lines + [_call(binding.mpi, small), "}"]
-    return lines + [
-        f"if (nampi::detail::counts_fit_int({', '.join(form.mpi_args[i] for i in scalars)})) {{",
-        _call(binding.mpi, small),
-        "} else {",
-        twin,
-        _call(binding.large_twin, large),
-        "#else",
-        *fallback,
-        "#endif",
-        "}",
-    ]
+    return {
+        "plain": _invocation(binding.mpi, small),
+        "twin": _invocation(binding.large_twin, large),
+        "twin_macro": have_macro(binding.large_twin),
+        "scalars": [form.mpi_args[i] for i in scalars],
+        "arrays": [form.mpi_args[i] for i in arrays],
+        "without_twin": without_twin,
+        "fallback": fallback,
+    }
 
 
 def body(binding: Binding, form: Form) -> dict:
     primary = form.primary.name if form.primary else None
     others = [p.name for p in form.params if p.name != primary]
-    call = _mpi_call(binding, form)
-    slots = [primary or "nampi::detail::no_primary"] + others
-    if not binding.returns_before_completion:
-        finish = [*call, "return nampi::detail::make_result<std::remove_cvref_t<Args>...>(" + ", ".join(slots) + ");"]
-    else:
-        finish = _start_nonblocking(binding, form, call, primary, others)
     return {
         "slots": [
             _slot(p, binding.returns_before_completion, p.name in binding.serialized_per_rank, form.primary is not None and form.primary.one_value)
             for p in form.params
         ],
-        "rules": _length_checks(binding, form) + _checked_rules(binding, form),
-        "finish": finish,
+        "statements": _length_checks(binding, form) + _checked_rules(binding, form),
+        "mpi_call": _mpi_call(binding, form),
+        "result": [primary or "nampi::detail::no_primary"] + others,
+        "start": _start_nonblocking(binding, form, primary, others) if binding.returns_before_completion else None,
     }
 
 
@@ -307,28 +284,25 @@ def _starter_targs(binding: Binding) -> list[str]:
     return []
 
 
-def _start_nonblocking(binding: Binding, form: Form, call: list[str], primary: str | None, others: list[str]) -> list[str]:
-    """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs `call` on
-    them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
+def _start_nonblocking(binding: Binding, form: Form, primary: str | None, others: list[str]) -> dict:
+    """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs the MPI call
+    on them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
     names = [primary] + others
     used = {a.partition(".")[0] for a in form.mpi_args}
     emulation = []
     if binding.emulation_state and binding.large_twin:  # a slot more: what the emulated twin keeps
         emulation = [f"nampi::detail::emulation_slot<!provided::have_{binding.large_twin}, {binding.emulation_state}>{{}}"]
     status = next((i for i, n in enumerate(names) if n and form.param(n).param.to_mpi == "status"), None)
-    lambda_params = ", ".join([f"auto& {n}" if n in used else "auto&" for n in names] + [f"[[maybe_unused]] auto& {EMULATION_SLOT}"] * len(emulation))
-    moved = ", ".join([f"std::move({n})" if n else "nampi::detail::no_primary" for n in names] + emulation)
     status_index = "nampi::detail::no_status" if status is None else str(status)
-    targs = ", ".join(_starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index])
-    return [
-        f"return nampi::detail::{STARTERS[binding.variant]}<{targs}>(",
-        *(
-            [f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{ {call[0]} }},']
-            if len(call) == 1
-            else [f'  "{binding.name}", [&]({lambda_params}, MPI_Request* {REQUEST_ARG}) {{', *call, "  },"]
-        ),
-        f"  {moved});",
-    ]
+    return {
+        "starter": STARTERS[binding.variant],
+        "name": binding.name,
+        "targs": _starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index],
+        "lambda_params": [f"auto& {n}" if n in used else "auto&" for n in names]
+        + [f"[[maybe_unused]] auto& {EMULATION_SLOT}"] * len(emulation),
+        "request": REQUEST_ARG,
+        "moved": [f"std::move({n})" if n else "nampi::detail::no_primary" for n in names] + emulation,
+    }
 
 
 def out_of_line(form: Form) -> str | None:

@@ -56,12 +56,13 @@ class CallableArg:
 
 @dataclass(frozen=True)
 class Variant:
-    """One C function the wrapper body can call: statements before, the call, after."""
+    """One C function the wrapper body can call: statements before, the call, after
+    (typed_params.declare, call, assign; templates/typed_body.j2 spells them)."""
 
     c_name: str
-    pre: tuple[str, ...]
+    pre: tuple[dict, ...]
     args: tuple[str, ...]
-    post: tuple[str, ...]
+    post: tuple[dict, ...]
     condition: str | None = None  # '#if' condition choosing this variant (large count)
 
 
@@ -79,7 +80,7 @@ class Wrapper:
     fields: tuple[Field, ...]  # outputs, in C order
     returns: str | None  # return expression, or None for void
     variants: tuple[Variant, ...]  # one, or (twin, fallback) for large count
-    checks: tuple[str, ...] = ()  # static_asserts (callable overloads)
+    checks: tuple[dict, ...] = ()  # static_asserts (callable overloads)
     error_code: bool = True  # False: the C function returns a value, not an error code
     raw: tuple[str, ...] = ()  # parameters passed through with their C type
     large_count: bool = False
@@ -104,26 +105,6 @@ class Wrapper:
     def template_args(self, callables_in: str) -> str:
         """`<T1, T2>` instantiating a callable overload with the callables of `callables_in`, else ''."""
         return f"<{', '.join(f'{callables_in}::{c.adapter}' for c in self.callables)}>" if self.callables else ""
-
-    @property
-    def body(self) -> tuple[str, ...]:
-        """The statements of the wrapper: checks, then each variant (under #if when there are
-        several), then the return."""
-        lines = list(self.checks)
-        if not self.error_code:
-            return (*lines, f"return {self.returns};")
-        several = len(self.variants) > 1
-        for index, v in enumerate(self.variants):
-            if several:
-                lines.append(f"#if {v.condition}" if index == 0 else ("#else" if v.condition is None else f"#elif {v.condition}"))
-            lines.extend(v.pre)
-            lines.append(f"nampi::detail::call_mpi(\"{v.c_name}\", {v.c_name}{''.join(', ' + a for a in v.args)});")
-            lines.extend(v.post)
-        if several:
-            lines.append("#endif")
-        if self.returns is not None:
-            lines.append(f"return {self.returns};")
-        return tuple(lines)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,24 @@ from .typed_types import (
 )
 
 
+# Statements before and after the MPI call, as data (templates/typed_body.j2 spells them).
+def declare(type_: str, name: str, init: str | None = None, style: str = "assign") -> dict:
+    """A local: `type name{};` without init, `type name = init;`, or `type name(init);` (construct)."""
+    return {"kind": "declare", "type": type_, "name": name, "init": init, "style": style}
+
+
+def call(function: str, *args: str) -> dict:
+    return {"kind": "call", "function": function, "args": list(args)}
+
+
+def assign(target: str, value: str) -> dict:
+    return {"kind": "assign", "target": target, "value": value}
+
+
+def static_check(condition: str, message: str) -> dict:
+    return {"kind": "static_assert", "condition": condition, "message": message}
+
+
 @dataclass(frozen=True)
 class Field:
     type: str
@@ -36,13 +54,13 @@ class Plan:
 
     fn: str  # C function name, for messages
     params: list[Field] = field(default_factory=list)
-    pre: list[str] = field(default_factory=list)
+    pre: list[dict] = field(default_factory=list)  # statements (declare, call, assign)
     args: list[str] = field(default_factory=list)
-    post: list[str] = field(default_factory=list)
+    post: list[dict] = field(default_factory=list)
     outputs: list[tuple[Field, str]] = field(default_factory=list)  # (field, value expression)
     raw: list[str] = field(default_factory=list)
     template: str = ""
-    checks: list[str] = field(default_factory=list)
+    checks: list[dict] = field(default_factory=list)  # static_assert, unused
 
 
 def _sized_by(function: MpiFunction, params: tuple[MpiParam, ...]) -> dict[str, str]:
@@ -98,7 +116,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
     # Lengths taken from spans are computed first: out vectors sized by them may come earlier.
     for length, supplier in suppliers.items():
         elem = element_of(split_c_type(next(p for p in params if p.name == length).c_type)[0])
-        plan.pre.append(f"const {elem} {ident(length)} = {NS}::detail::length_of<{elem}>(\"{fn}\", \"{supplier}\", {ident(supplier)}.size());")
+        plan.pre.append(declare(f"const {elem}", ident(length), f"{NS}::detail::length_of<{elem}>(\"{fn}\", \"{supplier}\", {ident(supplier)}.size())"))
 
     for p in params:
         name = ident(p.name)
@@ -114,7 +132,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             plan.args.append(narrowed(p, name))
             continue
         if p.name == consumed_len:
-            plan.pre.append(f"int {name} = 0;")
+            plan.pre.append(declare("int", name, "0"))
             plan.args.append(f"&{name}")
             continue
         if stateful is not None and p.name in stateful:
@@ -128,10 +146,13 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             plan.template = "template <typename F>"
             plan.params.append(Field("F", name))
             plan.checks.append(
-                f"static_assert({NS}::callable::{adapter}::accepts<F>, \"{NS}::{cxx_name(function.base or fn)}: parameter '{p.name}' "
-                f"must be a capture-free callable, see {NS}::callable::{adapter}\");"
+                static_check(
+                    f"{NS}::callable::{adapter}::accepts<F>",
+                    f"{NS}::{cxx_name(function.base or fn)}: parameter '{p.name}' must be a capture-free callable, "
+                    f"see {NS}::callable::{adapter}",
+                )
             )
-            plan.checks.append(f"(void){name};  // only its type matters: F is stateless")
+            plan.checks.append({"kind": "unused", "name": name, "why": "only its type matters: F is stateless"})
             plan.args.append(f"{NS}::callable::{adapter}::pointer<F>()")
             continue
 
@@ -142,7 +163,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             continue
         if handle and not array and stars == "*":
             if p.direction == "out":
-                plan.pre.append(f"{elem} {name} = {NS}::{handle}().get();")
+                plan.pre.append(declare(elem, name, f"{NS}::{handle}().get()"))
                 plan.args.append(f"&{name}")
                 if returns_new_handle(function, p):
                     plan.outputs.append((Field(f"{NS}::unique_{handle}", name), f"{NS}::unique_{handle}({NS}::detail::adopt_new, {NS}::{handle}({name}))"))
@@ -165,7 +186,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             if p.direction == "out" and p.name in sized_by:
                 length = ident(sized_by[p.name])
                 assert not differs, "fallback_possible() excludes out arrays"
-                plan.pre.append(f"std::vector<{cxx_elem}> {name}(static_cast<std::size_t>({length}));")
+                plan.pre.append(declare(f"std::vector<{cxx_elem}>", name, f"static_cast<std::size_t>({length})", "construct"))
                 if handle or elem == "MPI_Status":
                     plan.args.append(as_c(f"std::span({name})"))
                 else:  # never null: Open MPI's MPI_Graph_get rejects a null array of length 0
@@ -177,7 +198,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             if p.name in sized_by and suppliers.get(sized_by[p.name]) != p.name:
                 first = suppliers.get(sized_by[p.name])
                 if first is not None:
-                    plan.pre.append(f"{NS}::detail::check_same_length(\"{fn}\", \"{p.name}\", {name}.size(), \"{first}\", {ident(first)}.size());")
+                    plan.pre.append(call(f"{NS}::detail::check_same_length", f'"{fn}"', f'"{p.name}"', f"{name}.size()", f'"{first}"', f"{ident(first)}.size()"))
             if differs:
                 tbase, _, _ = split_c_type(narrow[p.name])
                 arg = f"{NS}::detail::narrow_each<{element_of(tbase)}>(\"{fn}\", \"{p.name}\", {name}).data()"
@@ -197,7 +218,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
 
         # ---- strings MPI writes, of a known maximum length
         if p in max_strings and len(max_strings) == 1:
-            plan.pre.append(f"char {name}[{p.length}] = {{}};")
+            plan.pre.append(declare("char", f"{name}[{p.length}]", "{}"))
             plan.args.append(name)
             length = ident(consumed_len) if consumed_len else f"{p.length}"
             value = f"{NS}::detail::written_string({name}, {length})"
@@ -207,7 +228,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
         # ---- statuses
         if elem == "MPI_Status" and stars == "*" and not array:
             if p.direction == "out":
-                plan.pre.append(f"MPI_Status {name}{{}};")
+                plan.pre.append(declare("MPI_Status", name))
                 plan.args.append(f"&{name}")
                 plan.outputs.append((Field("MPI_Status", name), name))
             else:
@@ -217,7 +238,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
 
         # ---- pointers MPI writes through a `void *`
         if p.c_type == "void *" and p.direction == "out" and p.kind in POINTER_OUT_KINDS:
-            plan.pre.append(f"void* {name} = nullptr;")
+            plan.pre.append(declare("void*", name, "nullptr"))
             plan.args.append(f"&{name}")
             plan.outputs.append((Field("void*", name), name))
             continue
@@ -227,12 +248,12 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
         if scalar and not array and stars == "*" and not is_const and p.direction in ("out", "inout"):
             logical = p.kind in LOGICAL_KINDS and elem == "int"
             if p.direction == "out":
-                plan.pre.append(f"{elem} {name}{{}};")
+                plan.pre.append(declare(elem, name))
                 if differs:
                     tbase = element_of(target[0])
-                    plan.pre.append(f"{tbase} {name}_narrow{{}};")
+                    plan.pre.append(declare(tbase, f"{name}_narrow"))
                     plan.args.append(f"&{name}_narrow")
-                    plan.post.append(f"{name} = {name}_narrow;")
+                    plan.post.append(assign(name, f"{name}_narrow"))
                 else:
                     plan.args.append(f"&{name}")
                 plan.outputs.append((Field("bool" if logical else elem, name), f"{name} != 0" if logical else name))
@@ -240,9 +261,9 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
                 plan.params.append(Field(f"{elem}&", name))
                 if differs:
                     tbase = element_of(target[0])
-                    plan.pre.append(f"{tbase} {name}_narrow = {NS}::detail::narrow<{tbase}>(\"{fn}\", \"{p.name}\", {name});")
+                    plan.pre.append(declare(tbase, f"{name}_narrow", f"{NS}::detail::narrow<{tbase}>(\"{fn}\", \"{p.name}\", {name})"))
                     plan.args.append(f"&{name}_narrow")
-                    plan.post.append(f"{name} = {name}_narrow;")
+                    plan.post.append(assign(name, f"{name}_narrow"))
                 else:
                     plan.args.append(f"&{name}")
             continue
@@ -285,11 +306,14 @@ def _stateful_plan(function: MpiFunction, params: tuple[MpiParam, ...], callback
     plan.template = "template <" + ", ".join(f"typename F{i}" for i in range(1, len(callables) + 1)) + ">"
     for i, (c, adapter) in enumerate(zip(callables, adapters), start=1):
         plan.checks.append(
-            f"static_assert({adapter}::accepts<F{i}>, \"{NS}::{cxx_name(function.base or function.name)}: parameter '{c}' "
-            f"is not accepted by {adapter} (see there for the callable's signature)\");"
+            static_check(
+                f"{adapter}::accepts<F{i}>",
+                f"{NS}::{cxx_name(function.base or function.name)}: parameter '{c}' is not accepted by {adapter} "
+                "(see there for the callable's signature)",
+            )
         )
-    plan.pre.append(f"auto {STATE} = {NS}::callable::make_state<{', '.join(adapters)}>({', '.join(f'std::move({n})' for n in names)});")
-    plan.post.append(f"{NS}::callable::hand_over(std::move({STATE}));")
+    plan.pre.append(declare("auto", STATE, f"{NS}::callable::make_state<{', '.join(adapters)}>({', '.join(f'std::move({n})' for n in names)})"))
+    plan.post.append(call(f"{NS}::callable::hand_over", f"std::move({STATE})"))
     args = {c: f"{STATE}->template c_function<{i}>()" for i, c in enumerate(callables)}
     args[extra[0].name] = f"{STATE}->extra_state()"
     return args

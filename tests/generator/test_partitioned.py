@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.calltests import cases, requested_back_case
-from generator.cpp import body
+from generator.shapes import call_body as body
 from generator.pipeline import load_spec
 from test_pipeline import assert_spec_error, find_line, edit_line, insert_line, root, snapshot  # noqa: F401
 

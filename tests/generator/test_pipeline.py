@@ -798,7 +798,7 @@ def test_serialized_per_rank_checks_and_rules(spec):
     computed (instead of being required) and may not be given; persistent forms refuse it with
     one message."""
     from generator.checks import checks
-    from generator.cpp import body
+    from generator.shapes import call_body as body
 
     scatterv = _binding(spec, "scatterv")
     msgs = {c["msg"]: c["cond"] for c in checks(scatterv, scatterv.regular)}

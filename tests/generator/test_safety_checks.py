@@ -15,7 +15,7 @@ if str(REPO) not in sys.path:
 
 from generator.buffers import typed_buffers  # noqa: E402
 from generator.checks import checks  # noqa: E402
-from generator.cpp import body  # noqa: E402
+from generator.shapes import call_body as body  # noqa: E402
 from conftest import binding_named  # noqa: E402
 
 

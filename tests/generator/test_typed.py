@@ -15,6 +15,7 @@ if str(ROOT) not in sys.path:
 
 from generator.errors import SpecError  # noqa: E402
 from generator.mpi_spec import load_mpi_callbacks, load_mpi_spec  # noqa: E402
+from generator.shapes import typed_body  # noqa: E402
 from generator.typed import typed_plan  # noqa: E402
 
 SPEC = ROOT / "spec"
@@ -53,7 +54,7 @@ def test_handles_in_and_owner_out(plan):
     w = one(plan, "MPI_Comm_split")
     assert (w.name, w.result_type, w.signature) == (
         "comm_split", "nampi::mpi::unique_comm", "nampi::mpi::comm comm, int color, int key")
-    assert "nampi::detail::call_mpi(\"MPI_Comm_split\", MPI_Comm_split, comm.get(), color, key, &newcomm);" in w.body
+    assert "nampi::detail::call_mpi(\"MPI_Comm_split\", MPI_Comm_split, comm.get(), color, key, &newcomm);" in typed_body(w)
     assert w.guard == "defined(NAMPI_HAVE_MPI_COMM_SPLIT)"
     # Inout handles are references (MPI_Comm_free resets them).
     assert one(plan, "MPI_Comm_free").signature == "nampi::mpi::comm& comm"
@@ -74,9 +75,9 @@ def test_span_gives_the_length_and_out_arrays_are_vectors(plan):
     w = one(plan, "MPI_Group_translate_ranks")
     assert w.signature == "nampi::mpi::group group1, std::span<const int> ranks1, nampi::mpi::group group2"
     assert w.result_type == "std::vector<int>"
-    assert w.body[0] == 'const int n = nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());'
+    assert typed_body(w)[0] == 'const int n = nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());'
     w = one(plan, "MPI_Type_create_struct")
-    assert any(line.startswith("nampi::mpi::detail::check_same_length(\"MPI_Type_create_struct\", \"array_of_types\"") for line in w.body)
+    assert any(line.startswith("nampi::mpi::detail::check_same_length(\"MPI_Type_create_struct\", \"array_of_types\"") for line in typed_body(w))
     # No span supplies maxdims: it stays a parameter and sizes the returned vectors.
     w = one(plan, "MPI_Cart_get")
     assert w.signature == "nampi::mpi::comm comm, int maxdims"
@@ -85,13 +86,13 @@ def test_span_gives_the_length_and_out_arrays_are_vectors(plan):
     # Unknown length ('*'): caller-provided spans; statuses may be ignored with an empty span.
     w = one(plan, "MPI_Waitall")
     assert w.signature == "std::span<nampi::mpi::request> array_of_requests, std::span<MPI_Status> array_of_statuses"
-    assert "nampi::mpi::detail::statuses(array_of_statuses)" in w.body[-1]
+    assert "nampi::mpi::detail::statuses(array_of_statuses)" in typed_body(w)[-1]
 
 
 def test_strings_and_scalars(plan):
     w = one(plan, "MPI_Error_string")
     assert (w.signature, w.result_type) == ("int errorcode", "std::string")
-    assert "int resultlen = 0;" in w.body  # consumed: not a parameter, not an output
+    assert "int resultlen = 0;" in typed_body(w)  # consumed: not a parameter, not an output
     assert w.returns == "nampi::mpi::detail::written_string(string, resultlen)"
     w = one(plan, "MPI_Get_version")
     assert [(f.type, f.name) for f in w.fields] == [("int", "version"), ("int", "subversion")]
@@ -100,14 +101,14 @@ def test_strings_and_scalars(plan):
     w = one(plan, "MPI_Info_get_string")
     assert w.signature == "nampi::mpi::info info, const char* key, int& buflen, char* value"
     w = one(plan, "MPI_Wtime")
-    assert (w.error_code, w.body) == (False, ("return MPI_Wtime();",))
+    assert (w.error_code, typed_body(w)) == (False, ("return MPI_Wtime();",))
     assert one(plan, "MPI_Comm_f2c").returns == "nampi::mpi::comm(MPI_Comm_f2c(comm))"
     # Rows of a fixed width sized by an in scalar: a span of std::array gives the rows and n.
     for c_name in ("MPI_Group_range_incl", "MPI_Group_range_excl"):
         w = one(plan, c_name)
         assert w.signature == "nampi::mpi::group group, std::span<const std::array<int, 3>> ranges"
-        assert 'const int n = nampi::mpi::detail::length_of<int>("' + c_name + '", "ranges", ranges.size());' in w.body
-        assert any("nampi::mpi::detail::c_rows(ranges)" in line for line in w.body)
+        assert 'const int n = nampi::mpi::detail::length_of<int>("' + c_name + '", "ranges", ranges.size());' in typed_body(w)
+        assert any("nampi::mpi::detail::c_rows(ranges)" in line for line in typed_body(w))
 
 
 def test_large_count_overload_and_fallback(plan):
@@ -115,7 +116,7 @@ def test_large_count_overload_and_fallback(plan):
     assert w.name == "send"
     assert "MPI_Count count" in w.signature
     assert w.guard == "(defined(NAMPI_HAVE_MPI_SEND_C)) || (defined(NAMPI_HAVE_MPI_SEND))"
-    assert w.body == (
+    assert typed_body(w) == (
         "#if defined(NAMPI_HAVE_MPI_SEND_C)",
         'nampi::detail::call_mpi("MPI_Send_c", MPI_Send_c, buf, count, datatype.get(), dest, tag, comm.get());',
         "#else",
@@ -125,21 +126,21 @@ def test_large_count_overload_and_fallback(plan):
     # Only the output differs: same parameters, so a name of its own.
     w = one(plan, "MPI_Get_count", large=True)
     assert (w.name, w.result_type) == ("get_count_c", "MPI_Count")
-    assert "count = count_narrow;" in w.body
+    assert "count = count_narrow;" in typed_body(w)
     # The twin has parameters the base lacks: no fallback.
     w = one(plan, "MPI_Type_get_contents", large=True)
     assert w.guard == "defined(NAMPI_HAVE_MPI_TYPE_GET_CONTENTS_C)" and len(w.variants) == 1
     # Arrays of counts are narrowed element by element.
     w = one(plan, "MPI_Allgatherv", large=True)
-    assert 'nampi::mpi::detail::narrow_each<int>("MPI_Allgatherv_c", "displs", displs).data()' in w.body[3]
+    assert 'nampi::mpi::detail::narrow_each<int>("MPI_Allgatherv_c", "displs", displs).data()' in typed_body(w)[3]
 
 
 def test_callable_overloads(plan):
     w = one(plan, "MPI_Op_create", template=True)
     assert (w.template, w.signature, w.adapter) == ("template <typename F>", "F user_fn, bool commute", "user_function")
-    assert w.checks[0].startswith("static_assert(nampi::mpi::callable::user_function::accepts<F>, "
+    assert typed_body(w)[0].startswith("static_assert(nampi::mpi::callable::user_function::accepts<F>, "
                                   "\"nampi::mpi::op_create: parameter 'user_fn' must be a capture-free callable")
-    assert "nampi::mpi::callable::user_function::pointer<F>()" in w.body[-2]
+    assert "nampi::mpi::callable::user_function::pointer<F>()" in typed_body(w)[-2]
     assert not w.defines_struct
     w = one(plan, "MPI_Op_create", large=True, template=True)
     assert (w.name, w.adapter) == ("op_create_c", "user_function_c")
@@ -156,9 +157,9 @@ def test_callables_with_state_come_together_and_replace_extra_state(plan):
         "template <typename F1, typename F2>", "F1 comm_copy_attr_fn, F2 comm_delete_attr_fn", "int")
     assert [(c.template_param, c.adapter) for c in w.callables] == [
         ("F1", "comm_copy_attr_function"), ("F2", "comm_delete_attr_function")]
-    assert w.checks[1].startswith("static_assert(nampi::mpi::callable::comm_delete_attr_function::accepts<F2>, "
+    assert typed_body(w)[1].startswith("static_assert(nampi::mpi::callable::comm_delete_attr_function::accepts<F2>, "
                                   "\"nampi::mpi::comm_create_keyval: parameter 'comm_delete_attr_fn' is not accepted by")
-    assert w.body[2:] == (
+    assert typed_body(w)[2:] == (
         "auto callable_state = nampi::mpi::callable::make_state<nampi::mpi::callable::comm_copy_attr_function, "
         "nampi::mpi::callable::comm_delete_attr_function>(std::move(comm_copy_attr_fn), std::move(comm_delete_attr_fn));",
         "int comm_keyval{};",
@@ -175,7 +176,7 @@ def test_callables_with_state_come_together_and_replace_extra_state(plan):
         assert [c.adapter for c in w.callables] == [f"{kind.lower()}_copy_attr_function", f"{kind.lower()}_delete_attr_function"]
     w = one(plan, "MPI_Grequest_start", template=True)
     assert (w.signature, w.result_type) == ("F1 query_fn, F2 free_fn, F3 cancel_fn", "nampi::mpi::request")
-    assert "callable_state->extra_state(), &request);" in w.body[-3]
+    assert "callable_state->extra_state(), &request);" in typed_body(w)[-3]
     # Datarep: the _c twin's conversions have adapters of their own; the extent function has no twin.
     w = one(plan, "MPI_Register_datarep", template=True)
     assert w.signature == "const char* datarep, F1 read_conversion_fn, F2 write_conversion_fn, F3 dtype_file_extent_fn"
@@ -276,12 +277,12 @@ def test_skip_and_borrowed_overrides_take_effect(tmp_spec):
 
 def test_out_vectors_pass_a_valid_pointer_even_when_empty(plan):
     # Open MPI's MPI_Graph_get rejects a null edges array although maxedges is 0.
-    body = "\n".join(one(plan, "MPI_Graph_get").body)
+    body = "\n".join(typed_body(one(plan, "MPI_Graph_get")))
     assert "nampi::mpi::detail::out_array(index)" in body
     assert "nampi::mpi::detail::out_array(edges)" in body
     assert "std::span(edges).data()" not in body
     # Arrays of handles keep their conversion to C handles.
-    contents = "\n".join(one(plan, "MPI_Type_get_contents").body)
+    contents = "\n".join(typed_body(one(plan, "MPI_Type_get_contents")))
     assert "nampi::mpi::detail::c_handles(std::span(array_of_datatypes))" in contents
     assert "nampi::mpi::detail::out_array(array_of_integers)" in contents
 
