@@ -42,6 +42,11 @@ def static_check(condition: str, message: str) -> dict:
     return {"kind": "static_assert", "condition": condition, "message": message}
 
 
+def _narrow(to: str, expr: str, fn: str, what: str, into: str = "without_c") -> str:
+    """`expr` narrowed to `to` (nampi/narrow.hpp, nampi::mpi::count_error if it does not fit)."""
+    return f'nampi::detail::narrow<{to}, {NS}::count_error>({expr}, "{fn}", "{what}", {NS}::detail::{into})'
+
+
 @dataclass(frozen=True)
 class Field:
     type: str
@@ -110,13 +115,13 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
             return expr
         base, stars, array = split_c_type(narrow[p.name])
         if not stars and not array:
-            return f"{NS}::detail::narrow<{element_of(base)}>(\"{fn}\", \"{p.name}\", {expr})"
+            return _narrow(element_of(base), expr, fn, p.name)
         raise AssertionError("caller checks fallback_possible first")
 
     # Lengths taken from spans are computed first: out vectors sized by them may come earlier.
     for length, supplier in suppliers.items():
         elem = element_of(split_c_type(next(p for p in params if p.name == length).c_type)[0])
-        plan.pre.append(declare(f"const {elem}", ident(length), f"{NS}::detail::length_of<{elem}>(\"{fn}\", \"{supplier}\", {ident(supplier)}.size())"))
+        plan.pre.append(declare(f"const {elem}", ident(length), _narrow(elem, f"{ident(supplier)}.size()", fn, f"{supplier}.size()", "length_argument")))
 
     for p in params:
         name = ident(p.name)
@@ -261,7 +266,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
                 plan.params.append(Field(f"{elem}&", name))
                 if differs:
                     tbase = element_of(target[0])
-                    plan.pre.append(declare(tbase, f"{name}_narrow", f"{NS}::detail::narrow<{tbase}>(\"{fn}\", \"{p.name}\", {name})"))
+                    plan.pre.append(declare(tbase, f"{name}_narrow", _narrow(tbase, name, fn, p.name)))
                     plan.args.append(f"&{name}_narrow")
                     plan.post.append(assign(name, f"{name}_narrow"))
                 else:

@@ -75,7 +75,10 @@ def test_span_gives_the_length_and_out_arrays_are_vectors(plan):
     w = one(plan, "MPI_Group_translate_ranks")
     assert w.signature == "nampi::mpi::group group1, std::span<const int> ranks1, nampi::mpi::group group2"
     assert w.result_type == "std::vector<int>"
-    assert typed_body(w)[0] == 'const int n = nampi::mpi::detail::length_of<int>("MPI_Group_translate_ranks", "ranks1", ranks1.size());'
+    assert typed_body(w)[0] == (
+        'const int n = nampi::detail::narrow<int, nampi::mpi::count_error>(ranks1.size(), "MPI_Group_translate_ranks", '
+        '"ranks1.size()", nampi::mpi::detail::length_argument);'
+    )
     w = one(plan, "MPI_Type_create_struct")
     assert any(line.startswith("nampi::mpi::detail::check_same_length(\"MPI_Type_create_struct\", \"array_of_types\"") for line in typed_body(w))
     # No span supplies maxdims: it stays a parameter and sizes the returned vectors.
@@ -107,7 +110,8 @@ def test_strings_and_scalars(plan):
     for c_name in ("MPI_Group_range_incl", "MPI_Group_range_excl"):
         w = one(plan, c_name)
         assert w.signature == "nampi::mpi::group group, std::span<const std::array<int, 3>> ranges"
-        assert 'const int n = nampi::mpi::detail::length_of<int>("' + c_name + '", "ranges", ranges.size());' in typed_body(w)
+        assert ('const int n = nampi::detail::narrow<int, nampi::mpi::count_error>(ranges.size(), "' + c_name
+                + '", "ranges.size()", nampi::mpi::detail::length_argument);') in typed_body(w)
         assert any("nampi::mpi::detail::c_rows(ranges)" in line for line in typed_body(w))
 
 
@@ -120,7 +124,7 @@ def test_large_count_overload_and_fallback(plan):
         "#if defined(NAMPI_HAVE_MPI_SEND_C)",
         'nampi::detail::call_mpi("MPI_Send_c", MPI_Send_c, buf, count, datatype.get(), dest, tag, comm.get());',
         "#else",
-        'nampi::detail::call_mpi("MPI_Send", MPI_Send, buf, nampi::mpi::detail::narrow<int>("MPI_Send_c", "count", count), datatype.get(), dest, tag, comm.get());',
+        'nampi::detail::call_mpi("MPI_Send", MPI_Send, buf, nampi::detail::narrow<int, nampi::mpi::count_error>(count, "MPI_Send_c", "count", nampi::mpi::detail::without_c), datatype.get(), dest, tag, comm.get());',
         "#endif",
     )
     # Only the output differs: same parameters, so a name of its own.

@@ -114,17 +114,29 @@ TEST_CASE("large count: the MPI_Count overload calls the _c function, or narrows
 #else
   CHECK_THROWS_WITH_AS(
       mpi::type_contiguous(huge, mpi::datatype(MPI_BYTE)),
-      "nampi::mpi: MPI_Type_contiguous_c is not available in this MPI, and "
-      "count = 8589934592 does not fit the 32-bit count of the function without _c",
+      "nampi: MPI_Type_contiguous_c: 'count' (8589934592) does not fit the function without _c "
+      "that this MPI offers instead",
       mpi::count_error);
   CHECK(nampi_pmpi::snapshot().empty());  // refused before any MPI call
 #endif
 }
 
 TEST_CASE("narrowing reports the function, the parameter and the value") {
-  CHECK(mpi::detail::narrow<int>("MPI_Send_c", "count", MPI_Count{42}) == 42);
-  CHECK_THROWS_WITH_AS(mpi::detail::narrow<int>("MPI_Send_c", "count", MPI_Count{-3000000000LL}),
-                       "nampi::mpi: MPI_Send_c is not available in this MPI, and count = "
-                       "-3000000000 does not fit the 32-bit count of the function without _c",
-                       mpi::count_error);
+  const auto send_count = [](MPI_Count count) {
+    return nampi::detail::narrow<int, mpi::count_error>(count, "MPI_Send_c", "count",
+                                                        mpi::detail::without_c);
+  };
+  CHECK(send_count(42) == 42);
+  CHECK_THROWS_WITH_AS(
+      send_count(-3000000000LL),
+      "nampi: MPI_Send_c: 'count' (-3000000000) does not fit the function without _c "
+      "that this MPI offers instead",
+      mpi::count_error);
+  // Without a target named, the type says what the value does not fit.
+  CHECK_THROWS_WITH_AS(nampi::detail::narrow<short>(40000, "send", "count"),
+                       "nampi: send: 'count' (40000) does not fit a 16-bit signed integer",
+                       nampi::usage_error);
+  CHECK_THROWS_WITH_AS(nampi::detail::narrow<unsigned>(-1, "send", "count"),
+                       "nampi: send: 'count' (-1) does not fit a 32-bit unsigned integer",
+                       nampi::usage_error);
 }

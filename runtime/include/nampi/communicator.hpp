@@ -93,59 +93,47 @@ class OwnedCommunicator : public Communicator {
   explicit OwnedCommunicator(MPI_Comm comm) : Communicator(null_tag{}) { adopt(comm); }
   // Takes over what a typed-layer owner owns (nampi::mpi::comm_split(...), ...):
   // `owner` lets go, so the communicator is freed once, by this object.
-  explicit OwnedCommunicator(mpi::unique_comm&& owner) : Communicator(null_tag{}) {
-    adopt(owner.get());
-    owner.release();  // after adopt: if reading rank and size throws, owner still frees it
+  explicit OwnedCommunicator(mpi::unique_comm&& owner)
+      : Communicator(null_tag{}), owner_(std::move(owner)) {
+    assign(owner_.get());  // if reading rank and size throws, owner_ still frees it
   }
 
   OwnedCommunicator(const OwnedCommunicator&) = delete;
   OwnedCommunicator& operator=(const OwnedCommunicator&) = delete;
   OwnedCommunicator(OwnedCommunicator&& other) noexcept
-      : Communicator(static_cast<const Communicator&>(other)) {
-    other.forget();
+      : Communicator(static_cast<const Communicator&>(other)), owner_(std::move(other.owner_)) {
+    other.set_null();
   }
   OwnedCommunicator& operator=(OwnedCommunicator&& other) noexcept {
     if (this != &other) {
-      free();
+      owner_ = std::move(other.owner_);  // frees what this object owned
       Communicator::operator=(static_cast<const Communicator&>(other));
-      other.forget();
+      other.set_null();
     }
     return *this;
   }
-  ~OwnedCommunicator() { free(); }
+  ~OwnedCommunicator() = default;  // owner_ frees it
 
   // Frees what it owns, then owns `comm` and reads its rank and size (two MPI
   // calls, none for MPI_COMM_NULL). Generated calls hand it the communicator
   // they create (slot.hpp: to_mpi_new_comm).
   void adopt(MPI_Comm comm) {
-    free();
+    set_null();
+    owner_ = mpi::unique_comm(mpi::comm(comm));
     assign(comm);
   }
 
   // Gives up ownership: returns the MPI communicator, which the caller must free.
   MPI_Comm release() noexcept {
-    const MPI_Comm comm = mpi_communicator();
-    forget();
-    return comm;
+    set_null();
+    return owner_.release().get();
   }
 
  private:
-  static bool predefined(MPI_Comm comm) noexcept {
-    return comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF;
-  }
-
-  // Frees the communicator now (a destructor cannot throw: MPI's handler reports errors).
-  void free() noexcept {
-    MPI_Comm comm = mpi_communicator();
-    if (comm != MPI_COMM_NULL && !predefined(comm)) {
-      int finalized = 0;
-      MPI_Finalized(&finalized);
-      if (!finalized) MPI_Comm_free(&comm);
-    }
-    forget();
-  }
-
-  void forget() noexcept { set_null(); }
+  // Frees the communicator with MPI_Comm_free unless it is null, predefined or
+  // died with MPI_Finalize (nampi/mpi/handles.hpp); this object's rank and size
+  // are only a view of it.
+  mpi::unique_comm owner_;
 };
 
 }  // namespace nampi

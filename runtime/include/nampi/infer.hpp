@@ -26,13 +26,6 @@ struct call_context {
   int size;
 };
 
-template <typename N>
-int checked_int(N n, const char* call, const char* what) {
-  NAMPI_CHECK(std::in_range<int>(n), std::string(call) + ": '" + what + "' (" + std::to_string(n) +
-                                         ") does not fit an int");
-  return static_cast<int>(n);
-}
-
 // The number of in- and out-neighbours of this process in the communicator's
 // topology: MPI_Topo_test, then one call that depends on the kind of topology
 // (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per
@@ -286,7 +279,8 @@ void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, 
   out.resize_for(n, ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   for (std::size_t i = 0; i < n; ++i)
-    out.data()[i] = detail::checked_count<To>(buffer.block_size(i), ctx.call, name_of(out));
+    out.data()[i] = detail::narrow<To>(buffer.block_size(i), ctx.call, name_of(out),
+                                       "the element type of the counts array");
 }
 
 // As serialized_counts at the root; nothing elsewhere (the others' values are not sent).
@@ -303,7 +297,8 @@ template <typename Out, typename Count>
 void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
+  const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
+                                     "the element type of the counts array");
   detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, mpi_datatype<To>(), out.data(), 1,
                    mpi_datatype<To>(), ctx.comm);
 }
@@ -314,7 +309,8 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
   const bool at_root = ctx.rank == root.get();
   if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
+  const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
+                                     "the element type of the counts array");
   detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, mpi_datatype<To>(),
                    at_root ? out.data() : nullptr, 1, mpi_datatype<To>(), root.get(), ctx.comm);
 }
@@ -464,7 +460,8 @@ void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& c
   out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
-  const To mine = detail::checked_count<To>(count.get(), ctx.call, name_of(count));
+  const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
+                                     "the element type of the counts array");
   detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, mpi_datatype<To>(),
                    detail::non_null(out.data()), 1, mpi_datatype<To>(), ctx.comm);
 }

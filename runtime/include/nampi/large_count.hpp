@@ -25,6 +25,7 @@
 
 #include "nampi/config.h"
 #include "nampi/error.hpp"
+#include "nampi/narrow.hpp"
 
 namespace nampi::detail {
 
@@ -81,15 +82,6 @@ auto to_mpi_large_array(const Slot& array) {
 template <typename Slot>
 using array_element_t = std::remove_cvref_t<decltype(*std::declval<const Slot&>().data())>;
 
-// A count converted to the element type of the counts array it goes into.
-template <typename To, typename Value>
-To checked_count(Value value, const char* call, const char* what) {
-  NAMPI_ASSERT(std::in_range<To>(value), std::string(call) + ": '" + what + "' (" +
-                                             std::to_string(value) +
-                                             ") does not fit the element type of the counts array");
-  return static_cast<To>(value);
-}
-
 // The caller's counts array as elements of type To: itself if it has that type,
 // else a checked copy (counts of one type, exchanged into an array of another).
 template <typename To, typename Slot>
@@ -99,20 +91,16 @@ auto counts_as(const Slot& counts, const char* call, const char* what) {
   } else {
     std::vector<To> copy(counts.size());
     for (std::size_t i = 0; i < counts.size(); ++i)
-      copy[i] = checked_count<To>(counts.data()[i], call, what);
+      copy[i] = narrow<To>(counts.data()[i], call, what, "the element type of the counts array");
     return copy;
   }
 }
 
 // Stores a count into a slot whose type the caller may have chosen (an int
-// given to *_count_out), checking that it fits.
+// given to *_count_out), checked to fit (narrow.hpp).
 template <typename Out, typename Value>
 void set_count(Out& out, Value value, const char* call, const char* what) {
-  using T = typename Out::object_type;
-  NAMPI_ASSERT(std::in_range<T>(value), std::string(call) + ": '" + what + "' (" +
-                                            std::to_string(value) +
-                                            ") does not fit the count type given for it");
-  out.set(static_cast<T>(value));
+  out.set(narrow<typename Out::object_type>(value, call, what, "the count type given for it"));
 }
 
 // A call whose counts do not fit an int, on an MPI without its `_c` twin and

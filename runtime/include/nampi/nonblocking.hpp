@@ -22,23 +22,19 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <cstdio>
-#include <exception>
 #include <memory>
 #include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "nampi/call_state.hpp"
 #include "nampi/error.hpp"
 #include "nampi/result.hpp"
 #include "nampi/slot.hpp"
 
 namespace nampi {
 namespace detail {
-
-// StatusIndex of a call without a status parameter.
-inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
 
 template <typename ArgList>
 struct finish_result;
@@ -74,12 +70,7 @@ inline constexpr bool dependent_false = false;
 // StatusIndex: the slot MPI_Wait/MPI_Test fill with the status, if any.
 template <typename ArgList, std::size_t StatusIndex, typename... Slots>
 class [[nodiscard]] nonblocking_result {
-  struct state {
-    template <typename... S>
-    explicit state(S&&... s) : slots(std::forward<S>(s)...) {}
-    std::tuple<Slots...> slots;
-    MPI_Request request = MPI_REQUEST_NULL;
-  };
+  using state = detail::call_state<StatusIndex, Slots...>;
 
  public:
   using value_type =
@@ -94,15 +85,12 @@ class [[nodiscard]] nonblocking_result {
   // not change while MPI uses them), then starts the call on them.
   template <typename Start, typename... S>
   nonblocking_result(detail::start_tag, const char* call, Start&& start, S&&... slots)
-      : call_(call), state_(std::make_unique<state>(std::forward<S>(slots)...)) {
-    std::apply([&](auto&... s) { start(s..., &state_->request); }, state_->slots);
-  }
+      : state_(call, std::forward<Start>(start), std::forward<S>(slots)...) {}
 
   nonblocking_result(nonblocking_result&&) noexcept = default;
   nonblocking_result& operator=(nonblocking_result&& other) noexcept {
     if (this != &other) {
       finish_quietly();
-      call_ = other.call_;
       state_ = std::move(other.state_);
     }
     return *this;
@@ -112,7 +100,7 @@ class [[nodiscard]] nonblocking_result {
   // Waits for completion and returns what the blocking call returns.
   value_type wait() {
     check_holds("wait");
-    detail::call_mpi("MPI_Wait", MPI_Wait, &state_->request, status());
+    detail::call_mpi("MPI_Wait", MPI_Wait, &state_.request(), state_.status());
     return take();
   }
 
@@ -121,7 +109,7 @@ class [[nodiscard]] nonblocking_result {
   test_type test() {
     check_holds("test");
     int done = 0;
-    detail::call_mpi("MPI_Test", MPI_Test, &state_->request, &done, status());
+    detail::call_mpi("MPI_Test", MPI_Test, &state_.request(), &done, state_.status());
     if constexpr (std::is_void_v<value_type>) {
       if (done) take();
       return done != 0;
@@ -132,7 +120,7 @@ class [[nodiscard]] nonblocking_result {
   }
 
   // Still holds a call whose value was not taken by wait() or test().
-  bool holds_call() const noexcept { return state_ != nullptr; }
+  bool holds_call() const noexcept { return state_.holds(); }
 
   // The MPI request, for MPI_Waitall and friends. Completing it there sets it
   // to MPI_REQUEST_NULL; take_completed() then gives the value. (wait() works
@@ -140,7 +128,7 @@ class [[nodiscard]] nonblocking_result {
   // status into a status parameter.)
   MPI_Request& mpi_request() {
     check_holds("mpi_request");
-    return state_->request;
+    return state_.request();
   }
 
   // The value of a call whose request was completed elsewhere (mpi_request()
@@ -149,10 +137,11 @@ class [[nodiscard]] nonblocking_result {
   // MPI_STATUS_IGNORE. Issues no MPI call; the result is empty afterwards.
   value_type take_completed(const MPI_Status* status) {
     check_holds("take_completed");
-    NAMPI_ASSERT(state_->request == MPI_REQUEST_NULL,
-                 std::string(call_) + ": take_completed() on a request that is still pending");
+    NAMPI_ASSERT(
+        state_.request() == MPI_REQUEST_NULL,
+        std::string(state_.call()) + ": take_completed() on a request that is still pending");
     if constexpr (has_status) {
-      if (status != MPI_STATUS_IGNORE) *this->status() = *status;
+      if (status != MPI_STATUS_IGNORE) *state_.status() = *status;
     } else {
       (void)status;
     }
@@ -176,36 +165,20 @@ class [[nodiscard]] nonblocking_result {
   }
 
  private:
-  MPI_Status* status() {
-    if constexpr (StatusIndex == detail::no_status)
-      return MPI_STATUS_IGNORE;
-    else
-      return detail::to_mpi_status(std::get<StatusIndex>(state_->slots));
-  }
-
   value_type take() {
-    const std::unique_ptr<state> done = std::move(state_);
+    const auto done = state_.take();
     return detail::finish_result<ArgList>::from(done->slots);
   }
 
   void check_holds(const char* what) const {
-    NAMPI_ASSERT(state_ != nullptr,
-                 std::string(call_) + ": " + what + "() on a result whose value was already taken");
-    (void)what;
+    state_.check_holds(what, "on a result whose value was already taken");
   }
 
   void finish_quietly() noexcept {
-    if (!state_ || state_->request == MPI_REQUEST_NULL) return;
-    const int code = MPI_Wait(&state_->request, status());
-    if (code != MPI_SUCCESS) {
-      std::fprintf(stderr, "nampi: %s: waiting for a destroyed pending result failed: %s\n", call_,
-                   mpi_error::error_string(code).c_str());
-      std::terminate();
-    }
+    if (state_.holds()) state_.wait_or_terminate("waiting for a destroyed pending result");
   }
 
-  const char* call_;
-  std::unique_ptr<state> state_;
+  state state_;
 };
 
 namespace detail {

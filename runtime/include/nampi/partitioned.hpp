@@ -30,6 +30,7 @@
 #include "nampi/config.h"
 #include "nampi/error.hpp"
 #include "nampi/infer.hpp"
+#include "nampi/narrow.hpp"
 #include "nampi/persistent.hpp"
 #include "nampi/types.hpp"
 
@@ -87,9 +88,10 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
 #if defined(NAMPI_HAVE_MPI_PREADY_LIST)
     MPI_Request request = this->started_request("pready_list");
     // Some mpi.h declare the list without const (MPICH 4.0, Open MPI 5); MPI only reads it.
-    detail::call_mpi("MPI_Pready_list", MPI_Pready_list,
-                     detail::checked_int(partitions.size(), this->call_name(), "pready_list"),
-                     const_cast<int*>(partitions.data()), request);
+    detail::call_mpi(
+        "MPI_Pready_list", MPI_Pready_list,
+        detail::narrow<int>(partitions.size(), this->call_name(), "pready_list", "an int"),
+        const_cast<int*>(partitions.data()), request);
 #else
     not_provided<S, partition_side::send>();
     (void)partitions;

@@ -14,8 +14,6 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdio>
-#include <exception>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -44,29 +42,20 @@ struct view_of<type_list<Args...>> {
 
 template <typename ArgList, std::size_t StatusIndex, typename... Slots>
 class [[nodiscard]] persistent_call {
-  struct state {
-    template <typename... S>
-    explicit state(S&&... s) : slots(std::forward<S>(s)...) {}
-    std::tuple<Slots...> slots;
-    MPI_Request request = MPI_REQUEST_NULL;
-    bool started = false;
-  };
-
  public:
   // Used by generated calls: the slots move to the heap (MPI keeps their
   // addresses for the call's lifetime), then `init` creates the request.
   template <typename Init, typename... S>
   persistent_call(detail::start_tag, const char* call, Init&& init, S&&... slots)
-      : call_(call), state_(std::make_unique<state>(std::forward<S>(slots)...)) {
-    std::apply([&](auto&... s) { init(s..., &state_->request); }, state_->slots);
-  }
+      : state_(call, std::forward<Init>(init), std::forward<S>(slots)...) {}
 
-  persistent_call(persistent_call&&) noexcept = default;
+  persistent_call(persistent_call&& other) noexcept
+      : state_(std::move(other.state_)), started_(std::exchange(other.started_, false)) {}
   persistent_call& operator=(persistent_call&& other) noexcept {
     if (this != &other) {
       release();
-      call_ = other.call_;
       state_ = std::move(other.state_);
+      started_ = std::exchange(other.started_, false);
     }
     return *this;
   }
@@ -75,15 +64,15 @@ class [[nodiscard]] persistent_call {
   // Starts the call (MPI_Start); it must not be started already.
   persistent_call& start() {
     check_idle("start");
-    detail::call_mpi("MPI_Start", MPI_Start, &state_->request);
-    state_->started = true;
+    detail::call_mpi("MPI_Start", MPI_Start, &state_.request());
+    started_ = true;
     return *this;
   }
 
   // Completes the started call and returns the view of its result.
   decltype(auto) wait() {
     check_holds("wait");
-    detail::call_mpi("MPI_Wait", MPI_Wait, &state_->request, status());
+    detail::call_mpi("MPI_Wait", MPI_Wait, &state_.request(), state_.status());
     completed();
     return value();
   }
@@ -92,7 +81,7 @@ class [[nodiscard]] persistent_call {
   bool test() {
     check_holds("test");
     int done = 0;
-    detail::call_mpi("MPI_Test", MPI_Test, &state_->request, &done, status());
+    detail::call_mpi("MPI_Test", MPI_Test, &state_.request(), &done, state_.status());
     if (done) completed();
     return done != 0;
   }
@@ -101,21 +90,21 @@ class [[nodiscard]] persistent_call {
   // storage); nothing to read while a start is pending.
   decltype(auto) value() {
     check_idle("value");
-    return detail::view_of<ArgList>::from(state_->slots);
+    return detail::view_of<ArgList>::from(state_.slots());
   }
 
-  bool started() const noexcept { return state_ && state_->started; }
+  bool started() const noexcept { return state_.holds() && started_; }
 
   // The MPI request (for MPI_Startall and friends). Starting or completing it
   // elsewhere: tell the call with mark_started(true/false).
   MPI_Request& mpi_request() {
     check_holds("mpi_request");
-    return state_->request;
+    return state_.request();
   }
   void mark_started(bool started) {
     check_holds("mark_started");
     if (started)
-      state_->started = true;
+      started_ = true;
     else
       completed();
   }
@@ -131,58 +120,46 @@ class [[nodiscard]] persistent_call {
   // request of a started call.
   MPI_Request started_request(const char* what) const {
     check_holds(what);
-    NAMPI_ASSERT(state_->started,
-                 std::string(call_) + ": " + what + "() needs a started call (start first)");
-    return state_->request;
+    NAMPI_ASSERT(started_, std::string(state_.call()) + ": " + what +
+                               "() needs a started call (start first)");
+    return state_.request();
   }
-  const char* call_name() const noexcept { return call_; }
+  const char* call_name() const noexcept { return state_.call(); }
 
  private:
   // A start completed: slots with work left then do it (exscan in place sets
   // rank 0's buffer to the op's identity, as each blocking call would).
   void completed() {
-    state_->started = false;
+    started_ = false;
     std::apply(
         [](auto&... s) {
           const auto all = std::tie(s...);
           (detail::finish_slot(s, all), ...);
         },
-        state_->slots);
+        state_.slots());
   }
 
-  MPI_Status* status() {
-    if constexpr (StatusIndex == detail::no_status)
-      return MPI_STATUS_IGNORE;
-    else
-      return detail::to_mpi_status(std::get<StatusIndex>(state_->slots));
-  }
-
-  void check_holds(const char* what) const {
-    NAMPI_ASSERT(state_ != nullptr, std::string(call_) + ": " + what + "() on a moved-from call");
-    (void)what;
-  }
+  void check_holds(const char* what) const { state_.check_holds(what, "on a moved-from call"); }
   void check_idle(const char* what) const {
     check_holds(what);
-    NAMPI_ASSERT(!state_->started,
-                 std::string(call_) + ": " + what + "() while a start is pending (wait first)");
+    NAMPI_ASSERT(!started_, std::string(state_.call()) + ": " + what +
+                                "() while a start is pending (wait first)");
   }
 
+  // Completes a pending start, then frees the request (MPI_Request_free).
   void release() noexcept {
-    if (!state_) return;
-    int code = MPI_SUCCESS;
-    if (state_->started) code = MPI_Wait(&state_->request, status());
-    if (code == MPI_SUCCESS && state_->request != MPI_REQUEST_NULL)
-      code = MPI_Request_free(&state_->request);
-    if (code != MPI_SUCCESS) {
-      std::fprintf(stderr, "nampi: %s: releasing a persistent call failed: %s\n", call_,
-                   mpi_error::error_string(code).c_str());
-      std::terminate();
+    if (!state_.holds()) return;
+    if (started_) state_.wait_or_terminate("completing a destroyed persistent call");
+    if (state_.request() != MPI_REQUEST_NULL) {
+      const int code = MPI_Request_free(&state_.request());
+      if (code != MPI_SUCCESS)
+        detail::terminate_in_destructor(state_.call(), "freeing a persistent call", code);
     }
     state_.reset();
   }
 
-  const char* call_;
-  std::unique_ptr<state> state_;
+  detail::call_state<StatusIndex, Slots...> state_;
+  bool started_ = false;
 };
 
 // Starts several persistent calls with one MPI_Startall.

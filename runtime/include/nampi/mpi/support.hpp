@@ -18,6 +18,7 @@
 
 #include "nampi/error.hpp"
 #include "nampi/mpi/handles.hpp"
+#include "nampi/narrow.hpp"
 
 namespace nampi::mpi {
 
@@ -31,38 +32,22 @@ class count_error : public std::overflow_error {
 
 namespace detail {
 
-// Large-count fallback: `value`, given to the overload of `function` (MPI_Send_c)
-// that this MPI lacks, converted to To for the function without `_c`; or
-// count_error naming both and the value.
-template <typename To, typename From>
-To narrow(const char* function, const char* parameter, From value) {
-  static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
-  if (!std::in_range<To>(value)) [[unlikely]]
-    throw count_error(
-        std::string("nampi::mpi: ") + function + " is not available in this MPI, and " + parameter +
-        " = " + std::to_string(value) + " does not fit the " + std::to_string(8 * sizeof(To)) +
-        "-bit " + parameter + " of the function without _c");
-  return static_cast<To>(value);
-}
+// What the typed layer narrows into (nampi/narrow.hpp's `into`): the function
+// without `_c` that the MPI offers in place of a missing large-count twin (e.g.
+// Open MPI 5 has no MPI_Send_c, so MPI_Send's `int count` must hold it), and the
+// length argument of a C function taken from a span's size.
+inline constexpr const char* without_c = "the function without _c that this MPI offers instead";
+inline constexpr const char* length_argument = "the C function's length argument";
 
-// Every element of `values` converted to To (for arrays of counts or displacements).
+// Every element of `values` narrowed to To (arrays of counts or displacements).
 template <typename To, typename From>
 std::vector<To> narrow_each(const char* function, const char* parameter,
                             std::span<const From> values) {
   std::vector<To> out;
   out.reserve(values.size());
-  for (const From v : values) out.push_back(narrow<To>(function, parameter, v));
+  for (const From v : values)
+    out.push_back(nampi::detail::narrow<To, count_error>(v, function, parameter, without_c));
   return out;
-}
-
-// The length argument of a C function taken from a span's size.
-template <typename To>
-To length_of(const char* function, const char* parameter, std::size_t size) {
-  if (!std::in_range<To>(size)) [[unlikely]]
-    throw count_error(std::string("nampi::mpi: ") + function + ": " + parameter + " has " +
-                      std::to_string(size) + " elements, more than its " +
-                      std::to_string(8 * sizeof(To)) + "-bit length argument can hold");
-  return static_cast<To>(size);
 }
 
 // Several arrays share one length argument: all spans must have the same size.

@@ -1,0 +1,91 @@
+// What a nonblocking or persistent call keeps while MPI uses it, shared by
+// nonblocking_result (nonblocking.hpp) and persistent_call (persistent.hpp):
+// its slots on the heap (MPI holds their addresses, so they must not move when
+// the result does), its request, the status MPI_Wait and MPI_Test fill, and the
+// call's name for messages.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/error.hpp"
+#include "nampi/slot.hpp"
+
+namespace nampi::detail {
+
+// StatusIndex of a call without a status parameter.
+inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
+
+// A destructor cannot throw: an MPI error while it completes or frees a request
+// ends the program with MPI's message.
+[[noreturn, gnu::cold]] inline void terminate_in_destructor(const char* call, const char* doing,
+                                                            int code) noexcept {
+  std::fprintf(stderr, "nampi: %s: %s failed: %s\n", call, doing,
+               mpi_error::error_string(code).c_str());
+  std::terminate();
+}
+
+template <std::size_t StatusIndex, typename... Slots>
+class call_state {
+ public:
+  struct held {
+    template <typename... S>
+    explicit held(S&&... s) : slots(std::forward<S>(s)...) {}
+    std::tuple<Slots...> slots;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+
+  // Moves the slots to the heap, then `issue(slots..., &request)` starts (or
+  // sets up) the MPI call on them in their final place.
+  template <typename Issue, typename... S>
+  call_state(const char* call, Issue&& issue, S&&... slots)
+      : call_(call), held_(std::make_unique<held>(std::forward<S>(slots)...)) {
+    std::apply([&](auto&... s) { issue(s..., &held_->request); }, held_->slots);
+  }
+
+  bool holds() const noexcept { return held_ != nullptr; }
+  const char* call() const noexcept { return call_; }
+  MPI_Request& request() noexcept { return held_->request; }
+  MPI_Request request() const noexcept { return held_->request; }
+  std::tuple<Slots...>& slots() noexcept { return held_->slots; }
+
+  // Where MPI_Wait and MPI_Test write the status: the status slot, or MPI_STATUS_IGNORE.
+  MPI_Status* status() {
+    if constexpr (StatusIndex == no_status)
+      return MPI_STATUS_IGNORE;
+    else
+      return to_mpi_status(std::get<StatusIndex>(held_->slots));
+  }
+
+  // `what`() needs a held call; `gone` says why there is none.
+  void check_holds(const char* what, const char* gone) const {
+    NAMPI_ASSERT(held_ != nullptr, std::string(call_) + ": " + what + "() " + gone);
+    (void)what;
+    (void)gone;
+  }
+
+  // Waits for a pending request (a destructor's wait).
+  void wait_or_terminate(const char* doing) noexcept {
+    if (held_->request == MPI_REQUEST_NULL) return;
+    const int code = MPI_Wait(&held_->request, status());
+    if (code != MPI_SUCCESS) terminate_in_destructor(call_, doing, code);
+  }
+
+  // Hands the slots over; nothing is held afterwards.
+  std::unique_ptr<held> take() noexcept { return std::move(held_); }
+  void reset() noexcept { held_.reset(); }
+
+ private:
+  const char* call_;
+  std::unique_ptr<held> held_;
+};
+
+}  // namespace nampi::detail

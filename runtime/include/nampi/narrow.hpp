@@ -1,0 +1,44 @@
+// One narrowing policy for every count, size and length nampi converts to a
+// smaller integer type (a count into an int, an exchanged count into the
+// caller's counts array, a span's size into a C length argument, a large count
+// into the int of a function without `_c`): checked in every build, since a
+// wrapped count makes MPI read or write the wrong amount; failing, it throws
+// Error (usage_error for the named calls, nampi::mpi::count_error for the typed
+// layer) with one message: the call, the parameter, its value and the target.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "nampi/error.hpp"
+
+namespace nampi::detail {
+
+// "nampi: <call>: '<what>' (<value>) does not fit <into>", built only when the check fails.
+[[gnu::cold]] inline std::string does_not_fit(const char* call, const char* what,
+                                              const std::string& value, const char* into) {
+  return std::string("nampi: ") + call + ": '" + what + "' (" + value + ") does not fit " + into;
+}
+
+template <typename Error = usage_error, typename To, typename From>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_does_not_fit(From value, const char* call,
+                                                               const char* what, const char* into) {
+  if (into != nullptr) throw Error(does_not_fit(call, what, std::to_string(value), into));
+  const std::string type = std::to_string(8 * sizeof(To)) + "-bit " +
+                           (std::is_signed_v<To> ? "signed" : "unsigned") + " integer";
+  throw Error(does_not_fit(call, what, std::to_string(value), ("a " + type).c_str()));
+}
+
+// `value` as a To, or Error naming `call` and `what`; `into` says what the value goes
+// into (default: "a 32-bit signed integer", from To).
+template <typename To, typename Error = usage_error, typename From>
+[[gnu::always_inline]] inline To narrow(From value, const char* call, const char* what,
+                                        const char* into = nullptr) {
+  static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
+  if (!std::in_range<To>(value)) [[unlikely]]
+    throw_does_not_fit<Error, To>(value, call, what, into);
+  return static_cast<To>(value);
+}
+
+}  // namespace nampi::detail
