@@ -6,6 +6,7 @@
 #include <complex>
 #include <cstddef>
 #include <nampi/nampi.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -74,6 +75,21 @@ TEST_CASE("builtin datatypes: bool, complex, std::byte") {
   CHECK(nampi::mpi_datatype<std::complex<double>>() == MPI_CXX_DOUBLE_COMPLEX);
   CHECK(nampi::mpi_datatype<std::complex<long double>>() == MPI_CXX_LONG_DOUBLE_COMPLEX);
   CHECK(nampi::mpi_datatype<std::byte>() == MPI_BYTE);
+}
+
+// nampi recognises std::complex by its shape (types.hpp), so that it need not include <complex>.
+template <typename T>
+struct one_of_two {  // two values, value_type, but no real()/imag(): not a complex number
+  using value_type = T;
+  T first, second;
+};
+
+TEST_CASE("complex numbers are recognised by their shape, nothing else is") {
+  CHECK(nampi::detail::builtin_type<std::complex<double>>::value);
+  CHECK(!nampi::detail::builtin_type<one_of_two<double>>::value);
+  CHECK(!nampi::detail::builtin_type<std::optional<float>>::value);  // 8 bytes, value_type float
+  CHECK(!nampi::detail::builtin_type<std::complex<int>>::value);     // MPI has no integer complex
+  CHECK(nampi::mpi_datatype<one_of_two<double>>() != MPI_CXX_DOUBLE_COMPLEX);
 }
 
 TEST_CASE("builtin datatypes: character types") {

@@ -12,7 +12,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>

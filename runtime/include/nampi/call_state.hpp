@@ -10,13 +10,13 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
-#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "nampi/error.hpp"
+#include "nampi/owned.hpp"
 #include "nampi/slot.hpp"
 
 namespace nampi::detail {
@@ -47,7 +47,7 @@ class call_state {
   // sets up) the MPI call on them in their final place.
   template <typename Issue, typename... S>
   call_state(const char* call, Issue&& issue, S&&... slots)
-      : call_(call), held_(std::make_unique<held>(std::forward<S>(slots)...)) {
+      : call_(call), held_(make_owned<held>(std::forward<S>(slots)...)) {
     std::apply([&](auto&... s) { issue(s..., &held_->request); }, held_->slots);
   }
 
@@ -80,12 +80,12 @@ class call_state {
   }
 
   // Hands the slots over; nothing is held afterwards.
-  std::unique_ptr<held> take() noexcept { return std::move(held_); }
+  owned<held> take() noexcept { return std::move(held_); }
   void reset() noexcept { held_.reset(); }
 
  private:
   const char* call_;
-  std::unique_ptr<held> held_;
+  owned<held> held_;
 };
 
 }  // namespace nampi::detail

@@ -7,7 +7,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "nampi/error.hpp"
 #include "nampi/mpi/datatypes.hpp"
 #include "nampi/mpi/handles.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi {
 namespace detail {

@@ -5,8 +5,9 @@
 // is empty and costs nothing.
 #pragma once
 
-#include <memory>
 #include <utility>
+
+#include "nampi/owned.hpp"
 
 namespace nampi::detail {
 
@@ -17,13 +18,13 @@ class emulation_slot {
   static constexpr int id = -2;  // matches no parameter
 
   // Keeps `state` with the call, and gives it back to issue the call with.
-  State& hold(std::unique_ptr<State> state) {
+  State& hold(owned<State> state) {
     state_ = std::move(state);
     return *state_;
   }
 
  private:
-  std::unique_ptr<State> state_;
+  owned<State> state_;
 };
 
 template <typename State>

@@ -6,9 +6,7 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -21,6 +19,7 @@
 #include "nampi/infer.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/slot.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 
@@ -83,7 +82,7 @@ void set_rank_0_result(T* data, std::size_t n, const Op& op, const Values& value
     NAMPI_ASSERT(values.size() == n, std::string(call) + ": values_on_rank_0 holds " +
                                          std::to_string(values.size()) + " values, the result " +
                                          std::to_string(n));
-    std::copy_n(values.data(), std::min(n, values.size()), data);
+    std::copy(values.data(), values.data() + std::min(n, values.size()), data);
   } else {
     std::fill_n(data, n, static_cast<T>(values.get()));  // one value for every element
   }

@@ -5,8 +5,9 @@
 #include <mpi.h>
 
 #include <atomic>
-#include <mutex>
 #include <vector>
+
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 

@@ -5,7 +5,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <string>
@@ -14,6 +13,7 @@
 #include "nampi/error.hpp"
 #include "nampi/large_count.hpp"
 #include "nampi/slot.hpp"
+#include "nampi/std_parts.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi::detail {

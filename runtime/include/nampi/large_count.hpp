@@ -14,7 +14,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <climits>
 #include <concepts>
 #include <span>
@@ -26,6 +25,7 @@
 #include "nampi/config.h"
 #include "nampi/error.hpp"
 #include "nampi/narrow.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 

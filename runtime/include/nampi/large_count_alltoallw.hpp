@@ -26,7 +26,6 @@
 
 #include <mpi.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +33,7 @@
 #include "nampi/error.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/large_count.hpp"
+#include "nampi/owned.hpp"
 
 namespace nampi::detail {
 
@@ -112,7 +112,7 @@ struct block_exchange {
   bool neighbors;
   bool in_place = false;  // MPI_IN_PLACE: recv's blocks are sent from where they are received
 };
-using blocks_ptr = std::unique_ptr<block_exchange>;
+using blocks_ptr = owned<block_exchange>;
 
 // MPI_Gatherv_c: every rank's block to the root.
 inline blocks_ptr gatherv_blocks(const call_context& ctx, const void* send_buf,
@@ -121,7 +121,7 @@ inline blocks_ptr gatherv_blocks(const call_context& ctx, const void* send_buf,
                                  MPI_Datatype recv_type, int root) {
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;  // the root's block is in place
-  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
+  auto b = make_owned<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
   if (!(in_place && ctx.rank == root)) b->send.set(root, 0, send_count, send_type);
   if (ctx.rank == root) {
     const MPI_Aint extent = extent_of(recv_type);
@@ -139,7 +139,7 @@ inline blocks_ptr scatterv_blocks(const call_context& ctx, const void* send_buf,
                                   MPI_Datatype recv_type, int root) {
   require_intracommunicator(ctx);
   const bool in_place = recv_buf == MPI_IN_PLACE;  // the root keeps its block where it is
-  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
+  auto b = make_owned<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
   if (ctx.rank == root) {
     const MPI_Aint extent = extent_of(send_type);
     for (int peer = 0; peer < ctx.size; ++peer)
@@ -157,7 +157,7 @@ inline blocks_ptr allgatherv_blocks(const call_context& ctx, const void* send_bu
                                     MPI_Datatype recv_type) {
   require_intracommunicator(ctx);
   const bool in_place = send_buf == MPI_IN_PLACE;  // my block is already in recv_buf
-  auto b = std::make_unique<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
+  auto b = make_owned<block_exchange>(ctx.size, send_buf, ctx.size, recv_buf, false);
   const MPI_Aint extent = extent_of(recv_type);
   for (int peer = 0; peer < ctx.size; ++peer) {
     if (in_place && peer == ctx.rank) continue;
@@ -183,8 +183,8 @@ inline blocks_ptr alltoallv_blocks_of(const call_context& ctx, const void* send_
                                       MPI_Datatype recv_type, bool neighbors) {
   const neighbor_counts degree = peers_of(ctx, neighbors);
   const bool in_place = send_buf == MPI_IN_PLACE;
-  auto b = std::make_unique<block_exchange>(degree.out, in_place ? nullptr : send_buf, degree.in,
-                                            recv_buf, neighbors);
+  auto b = make_owned<block_exchange>(degree.out, in_place ? nullptr : send_buf, degree.in,
+                                      recv_buf, neighbors);
   b->in_place = in_place;
   if (!in_place) {
     const MPI_Aint extent = extent_of(send_type);
@@ -214,8 +214,7 @@ inline blocks_ptr alltoallw_blocks_of(const call_context& ctx, const void* send_
   const bool in_place = send_buf == MPI_IN_PLACE;
   const neighbor_counts degree = peers_of(ctx, neighbors);
   const int out = degree.out, in = degree.in;
-  auto b =
-      std::make_unique<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf, neighbors);
+  auto b = make_owned<block_exchange>(out, in_place ? nullptr : send_buf, in, recv_buf, neighbors);
   b->in_place = in_place;
   if (!in_place)
     for (int peer = 0; peer < out; ++peer)
@@ -239,7 +238,7 @@ inline blocks_ptr neighbor_allgatherv_blocks(const call_context& ctx, const void
                                              void* recv_buf, const MPI_Count recv_counts[],
                                              const MPI_Aint recv_displs[], MPI_Datatype recv_type) {
   const neighbor_counts degree = topology_neighbor_counts(ctx);
-  auto b = std::make_unique<block_exchange>(degree.out, send_buf, degree.in, recv_buf, true);
+  auto b = make_owned<block_exchange>(degree.out, send_buf, degree.in, recv_buf, true);
   for (int peer = 0; peer < degree.out; ++peer) b->send.set(peer, 0, send_count, send_type);
   const MPI_Aint extent = extent_of(recv_type);
   for (int peer = 0; peer < degree.in; ++peer)

@@ -18,13 +18,14 @@
 
 #include <mpi.h>
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdio>
-#include <map>
-#include <mutex>
+#include <utility>
+#include <vector>
 
 #include "nampi/error.hpp"
 #include "nampi/large_count.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 
@@ -41,18 +42,28 @@ class large_reductions {
  public:
   static void add(MPI_Datatype type, const large_reduction_entry& entry) {
     std::lock_guard lock(mutex());
-    entries()[type] = entry;
+    entries().push_back({type, entry});
   }
   static void remove(MPI_Datatype type) {
     std::lock_guard lock(mutex());
-    entries().erase(type);
+    auto& all = entries();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (all[i].first == type) {
+        all[i] = all.back();
+        all.pop_back();
+        return;
+      }
+    }
   }
   static bool find(MPI_Datatype type, large_reduction_entry& entry) {
     std::lock_guard lock(mutex());
-    const auto it = entries().find(type);
-    if (it == entries().end()) return false;
-    entry = it->second;
-    return true;
+    for (const auto& [t, e] : entries()) {
+      if (t == type) {
+        entry = e;
+        return true;
+      }
+    }
+    return false;
   }
 
  private:
@@ -60,8 +71,9 @@ class large_reductions {
     static std::mutex m;
     return m;
   }
-  static std::map<MPI_Datatype, large_reduction_entry>& entries() {
-    static std::map<MPI_Datatype, large_reduction_entry> e;
+  // A few at a time (one per large reduction in flight): a vector searched in order.
+  static std::vector<std::pair<MPI_Datatype, large_reduction_entry>>& entries() {
+    static std::vector<std::pair<MPI_Datatype, large_reduction_entry>> e;
     return e;
   }
 };

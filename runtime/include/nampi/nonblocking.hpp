@@ -22,7 +22,6 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <memory>
 #include <optional>
 #include <tuple>
 #include <type_traits>

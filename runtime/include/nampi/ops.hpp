@@ -5,12 +5,12 @@
 
 #include <mpi.h>
 
-#include <functional>
 #include <type_traits>
 #include <utility>
 
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
+#include "nampi/std_parts.hpp"
 #include "nampi/user_ops.hpp"
 
 namespace nampi {

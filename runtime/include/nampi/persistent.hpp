@@ -14,7 +14,6 @@
 
 #include <array>
 #include <cstddef>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>

@@ -12,7 +12,6 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <functional>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -33,9 +32,9 @@ struct result_completion {
     result.mpi_request() = MPI_REQUEST_NULL;
     if constexpr (std::is_void_v<typename Result::value_type>) {
       result.take_completed(status);
-      if constexpr (!std::is_same_v<Handler, no_handler>) std::invoke(handler);
+      if constexpr (!std::is_same_v<Handler, no_handler>) handler();
     } else {
-      std::invoke(handler, result.take_completed(status));
+      handler(result.take_completed(status));
     }
   }
   // MPI completed the request, but the value is dropped: the result must not
@@ -56,9 +55,9 @@ struct raw_request_completion {
 
   void complete(const MPI_Status* status) {
     if constexpr (needs_status)
-      std::invoke(handler, *status);
+      handler(*status);
     else if constexpr (!std::is_same_v<Handler, no_handler>)
-      std::invoke(handler);
+      handler();
     else
       (void)status;
   }

@@ -43,7 +43,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdio>
@@ -57,6 +56,7 @@
 #include "nampi/mpi/handles.hpp"
 #include "nampi/nonblocking.hpp"
 #include "nampi/pool_operation.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi {
 

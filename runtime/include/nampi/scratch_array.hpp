@@ -6,9 +6,10 @@
 #pragma once
 
 #include <cstddef>
-#include <memory>
 #include <type_traits>
 #include <vector>
+
+#include "nampi/owned.hpp"
 
 namespace nampi::detail {
 
@@ -22,7 +23,7 @@ class scratch_array {
 
   scratch_array() = default;
   explicit scratch_array(std::size_t n)
-      : data_(n == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(n)), size_(n) {}
+      : data_(n == 0 ? owned<T[]>() : make_owned_for_overwrite<T[]>(n)), size_(n) {}
 
   T* data() { return data_.get(); }
   const T* data() const { return data_.get(); }
@@ -33,7 +34,7 @@ class scratch_array {
   const T* end() const { return data() + size_; }
 
  private:
-  std::unique_ptr<T[]> data_;
+  owned<T[]> data_;
   std::size_t size_ = 0;
 };
 

@@ -10,10 +10,8 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <exception>
-#include <memory>
 #include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
 #include <tuple>
@@ -24,6 +22,7 @@
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
 #include "nampi/scratch_array.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 

@@ -8,7 +8,6 @@
 
 #include <array>
 #include <cstddef>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -16,6 +15,7 @@
 #include "nampi/error.hpp"
 #include "nampi/handle_registry.hpp"
 #include "nampi/reflection.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi {
 

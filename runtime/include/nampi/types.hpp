@@ -14,7 +14,7 @@
 #include <mpi.h>
 
 #include <array>
-#include <complex>
+#include <concepts>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -87,11 +87,37 @@ NAMPI_BUILTIN_TYPE(double, MPI_DOUBLE);
 NAMPI_BUILTIN_TYPE(long double, MPI_LONG_DOUBLE);
 NAMPI_BUILTIN_TYPE(bool, MPI_CXX_BOOL);
 NAMPI_BUILTIN_TYPE(bool_value, MPI_CXX_BOOL);
-NAMPI_BUILTIN_TYPE(std::complex<float>, MPI_CXX_FLOAT_COMPLEX);
-NAMPI_BUILTIN_TYPE(std::complex<double>, MPI_CXX_DOUBLE_COMPLEX);
-NAMPI_BUILTIN_TYPE(std::complex<long double>, MPI_CXX_LONG_DOUBLE_COMPLEX);
 NAMPI_BUILTIN_TYPE(std::byte, MPI_BYTE);
 #undef NAMPI_BUILTIN_TYPE
+
+// std::complex<F> for F float, double or long double, recognised by its shape
+// (value_type F, real() and imag(), two Fs in a row) rather than by its name: a
+// program that uses std::complex includes <complex> itself, and nampi does not
+// make every other program parse it (and the <sstream> it pulls in).
+template <typename F>
+MPI_Datatype complex_datatype() noexcept {
+  if constexpr (std::is_same_v<F, float>)
+    return MPI_CXX_FLOAT_COMPLEX;
+  else if constexpr (std::is_same_v<F, double>)
+    return MPI_CXX_DOUBLE_COMPLEX;
+  else
+    return MPI_CXX_LONG_DOUBLE_COMPLEX;
+}
+
+template <template <typename> class C, typename F>
+concept complex_like =
+    (std::is_same_v<F, float> || std::is_same_v<F, double> || std::is_same_v<F, long double>) &&
+    std::is_same_v<typename C<F>::value_type, F> && sizeof(C<F>) == 2 * sizeof(F) &&
+    std::is_trivially_copyable_v<C<F>> && requires(const C<F>& z) {
+      { z.real() } -> std::same_as<F>;
+      { z.imag() } -> std::same_as<F>;
+    };
+
+template <template <typename> class C, typename F>
+  requires complex_like<C, F>
+struct builtin_type<C<F>> : std::true_type {
+  static MPI_Datatype get() noexcept { return complex_datatype<F>(); }
+};
 
 inline MPI_Datatype commit_contiguous_bytes(std::size_t bytes) {
   MPI_Datatype type = MPI_DATATYPE_NULL;

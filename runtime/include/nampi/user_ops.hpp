@@ -21,13 +21,13 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
-#include <mutex>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 #include "nampi/error.hpp"
 #include "nampi/handle_registry.hpp"
+#include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
 

@@ -29,13 +29,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
-#include <memory>
 #include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
 #include "nampi/error.hpp"
+#include "nampi/owned.hpp"
 
 namespace nampi::mpi::callable {
 
@@ -145,13 +145,13 @@ class state<adapters<Adapters...>, F...> final : public detail::state_base {
 template <typename... Adapters, typename... F>
 auto make_state(F&&... f) {
   using type = state<adapters<Adapters...>, std::decay_t<F>...>;
-  return std::make_unique<type>(std::in_place, std::forward<F>(f)...);
+  return nampi::detail::make_owned<type>(std::in_place, std::forward<F>(f)...);
 }
 
 // After the MPI call succeeded: MPI holds the state now; see the top of this file for who
 // releases it.
 template <typename State>
-void hand_over(std::unique_ptr<State> s) noexcept {
+void hand_over(nampi::detail::owned<State> s) noexcept {
   if constexpr (State::released_by_mpi) {
     (void)s.release();
   } else {
