@@ -114,7 +114,7 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
+.PHONY: bench-compile all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
         test-sanitize
 
@@ -367,6 +367,12 @@ bench-build: bench-configure
 
 bench-smoke: bench-build
 	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --smoke --build-dir $(BENCH_BUILD_DIR)
+
+# Compile time of every app and of an include-only unit, nampi against plain MPI (CPU s of the
+# exact compile commands, median of 5 rounds); BENCH_COMPILE_ARGS="--tree old=<checkout>" adds
+# another checkout's headers to the same rounds.
+bench-compile: bench-build
+	$(VENV_PY) $(ROOT)/bench/compile_time.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR) $(BENCH_COMPILE_ARGS)
 
 bench: bench-build $(HYPERFINE_DEP)
 	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR) \

@@ -151,6 +151,28 @@ def flagged(records: list[dict]) -> list[str]:
     return out
 
 
+def compile_section(mpi_dir: Path) -> list[str]:
+    """bench/compile_time.py's figures (compile_time.json), if it ran for this MPI."""
+    path = mpi_dir / "compile_time.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    trees = list(data.get("trees", {}))
+    head = "| unit | plain MPI s | nampi s | nampi / MPI |" + "".join(f" nampi at {t} s (ratio) |" for t in trees)
+    lines = [f"### Compile time ({data['compiler']})", "",
+             f"{data['date']}, `bench/compile_time.py`: CPU seconds of the bench build's exact compile "
+             f"commands (`-O2 -DNDEBUG`), median of {data['rounds']} rounds that compile every unit once "
+             "in a new order; ratio: median of the per-round ratios to the plain MPI unit of the same "
+             "round." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else ""),
+             "", head, "|---|---:|---:|---:|" + "---:|" * len(trees)]
+    for unit, row in data["units"].items():
+        line = (f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | "
+                f"{row['nampi']['median_ratio']:.2f} |")
+        line += "".join(f" {row[f'nampi@{t}']['median_cpu_s']:.2f} ({row[f'nampi@{t}']['median_ratio']:.2f}) |" for t in trees)
+        lines.append(line)
+    return lines + [""]
+
+
 def write_summary(results: Path) -> Path:
     lines = ["# nampi vs plain MPI: benchmark summary", "",
              "Written by `make bench` (`bench/run.py`); what each column means and how the numbers "
@@ -181,6 +203,7 @@ def write_summary(results: Path) -> Path:
                   "", "<details><summary>absolute numbers</summary>", ""]
         lines += details(records)
         lines += ["", "</details>", ""]
+        lines += compile_section(d)
         flags = flagged(records)
         lines += [f"Ratios above {FLAG}:", ""] + (flags or ["- none"]) + [""]
         if meta.get("errors"):

@@ -4,10 +4,10 @@ cross-reference checked."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .contracts import check_block_builder, check_converters, check_helpers
 from .errors import SpecError, Where
 from .model import (
     ELEMENT_STORAGE,
@@ -67,22 +67,8 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
         for role, f in p.factories.items():
             if factory_names.count(f) > 1:
                 raise SpecError(p.where, f"{p.name}: factory name '{f}' is used twice")
+    check_converters(root, result, data)
     return result
-
-
-def _check_helpers(root: Path, rules: dict[str, Rule], data: dict) -> None:
-    """Each rule's helper is a function the runtime defines (runtime/include/nampi/*.hpp): a typo
-    in rules.yaml is a file:line error here, not a C++ error deep in a generated header."""
-    headers = "\n".join(p.read_text(encoding="utf-8") for p in sorted((root / "runtime" / "include" / "nampi").glob("*.hpp")))
-    for name, rule in rules.items():
-        namespace, _, function = rule.helper.rpartition("::")
-        defined = re.search(rf"\b(?:void|auto)\s+{re.escape(function)}\s*\(", headers)
-        if not defined or f"namespace {namespace} {{" not in headers:
-            raise SpecError(
-                where_of(data[name], "helper"),
-                f"{name}: helper '{rule.helper}' is not defined in runtime/include/nampi/ "
-                f"(a function `void {function}(...)` in namespace {namespace})",
-            )
 
 
 def load_rules(root: Path) -> dict[str, Rule]:
@@ -102,7 +88,7 @@ def load_rules(root: Path) -> dict[str, Rule]:
         )
         for name, entry in sorted(data.items())
     }
-    _check_helpers(root, rules, data)
+    check_helpers(root, rules, data)
     return rules
 
 
@@ -426,6 +412,7 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
         validate(data, schema, rel)
         for name, entry in data.items():
             where = where_of(data, name)
+            check_block_builder(root, name, name, entry)
             if name in seen:
                 raise SpecError(where, f"binding '{name}' is already defined at {seen[name]}")
             seen[name] = where  # also for a partitioned entry: its name names the test program

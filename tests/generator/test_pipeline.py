@@ -28,6 +28,7 @@ from generator.model import FormParam, Parameter, Rule, RuleArg, RuleCall, order
 from generator.pipeline import load_spec  # noqa: E402
 
 COLLECTIVES = "spec/bindings/collectives.yaml"
+PARAMETERS = "spec/parameters.yaml"
 COPIED = ("spec", "templates", "runtime", ".clang-format", "generated")
 
 
@@ -163,6 +164,24 @@ def test_rule_helper_the_runtime_does_not_define(root: Path, capsys):
     edit_line(path, line, "nampi::infer::exclusive_scan", "nampi::infer::exclusive_scn")
     assert_spec_error(root, capsys, RULES, line, "exclusive_scan: helper 'nampi::infer::exclusive_scn'",
                       "is not defined in runtime/include/nampi/")
+
+
+def test_converter_the_runtime_does_not_define(root: Path, capsys):
+    # The runtime renamed what `to_mpi: weights` names: the error points at the first parameter
+    # converted that way.
+    slot = root / "runtime/include/nampi/slot.hpp"
+    slot.write_text(slot.read_text().replace("to_mpi_weights(", "to_mpi_edge_weights("))
+    text = (root / PARAMETERS).read_text()
+    line = next(i + 1 for i, l in enumerate(text.splitlines()) if l.strip() == "to_mpi: weights")
+    assert_spec_error(root, capsys, PARAMETERS, line, "to_mpi 'weights' needs nampi::detail::to_mpi_weights(slot)")
+
+
+def test_block_builder_the_runtime_does_not_define(root: Path, capsys):
+    builders = root / "runtime/include/nampi/large_count_alltoallw.hpp"
+    builders.write_text(builders.read_text().replace("alltoallv_blocks(", "alltoallv_block_list("))
+    line = find_line((root / COLLECTIVES).read_text(), "alltoallv", r"^\s+large_count_fallback: alltoallw")
+    assert_spec_error(root, capsys, COLLECTIVES, line,
+                      "alltoallv: large_count_fallback 'alltoallw' needs nampi::detail::alltoallv_blocks")
 
 
 def test_missing_required_field(root: Path, capsys):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator.calltests import cases
-from generator.cpp import body
+from generator.shapes import call_body as body
 from conftest import binding_named
 from test_pipeline import COLLECTIVES, assert_spec_error, edit_line, find_line, root, snapshot  # noqa: F401
 

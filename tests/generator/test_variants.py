@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from generator.calltests import cases, requested_back_case
-from generator.cpp import body
+from generator.shapes import call_body as body
 from generator.pipeline import load_spec
 from test_pipeline import COLLECTIVES, assert_spec_error, block_lines, edit_line, find_line, root, snapshot  # noqa: F401
 

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Compile time of nampi against plain MPI (issue 14, item 6).
+
+    .venv/bin/python bench/compile_time.py --mpi mpich                      # make bench-compile
+    .venv/bin/python bench/compile_time.py --mpi mpich --tree old=/tmp/wt   # + another checkout
+
+Compiles, with the exact commands of the bench build (build/bench-<mpi>/compile_commands.json,
+`-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and the include-only
+translation units of bench/compile/include_only/ (`#include <nampi/nampi.hpp>` against
+`#include <mpi.h>`). Each round compiles every unit once, one at a time, in a new order; the
+figure is the median CPU time (user + system of the compiler and its children) over the rounds.
+This machine's speed drifts by tens of per cent within minutes, so only figures of one run are
+compared, and each nampi unit is also given as a ratio to its plain MPI twin of the same round.
+
+`--tree name=path` compiles the nampi units a second time against the headers of another
+checkout (its runtime/include and generated/include in place of this one's), in the same
+rounds: what a change bought, measured side by side.
+
+Writes bench/results/<mpi>/compile_time.json; bench/summary.py adds it to summary.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+INCLUDE_ONLY = BENCH / "compile" / "include_only"
+
+
+def commands(build: Path) -> dict[str, dict]:
+    """'<folder>/<variant>' -> compile command (argv, directory) of the bench build."""
+    entries = json.loads((build / "compile_commands.json").read_text())
+    out = {}
+    for e in entries:
+        src = Path(e["file"])
+        if src.name in ("nampi.cpp", "mpi.cpp") and src.parent.parent.name == "apps":
+            argv = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
+            out[f"{src.parent.name}/{src.stem}"] = {"argv": argv, "directory": e["directory"], "file": str(src)}
+    return out
+
+
+def with_source(cmd: dict, source: Path) -> dict:
+    argv = [str(source) if a == cmd["file"] else a for a in cmd["argv"]]
+    return {**cmd, "argv": argv, "file": str(source)}
+
+
+def with_tree(cmd: dict, tree: Path) -> dict:
+    """The command with this checkout's nampi include directories replaced by `tree`'s."""
+    swap = {str(ROOT / "runtime/include"): str(tree / "runtime/include"),
+            str(ROOT / "generated/include"): str(tree / "generated/include")}
+    argv = []
+    for a in cmd["argv"]:
+        for old, new in swap.items():
+            if a.endswith(old):
+                a = a[: -len(old)] + new
+        argv.append(a)
+    return {**cmd, "argv": argv}
+
+
+def cpu_seconds(cmd: dict, out: Path) -> float:
+    argv = list(cmd["argv"])
+    argv[argv.index("-o") + 1] = str(out)
+    proc = subprocess.Popen(argv, cwd=cmd["directory"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"compile failed: {shlex.join(argv)}\n{err[-2000:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mpi", default="mpich")
+    p.add_argument("--build-dir", type=Path, help="default: build/bench-<mpi>")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--tree", action="append", default=[], help="name=path of another checkout")
+    p.add_argument("--out", type=Path, help="default: bench/results/<mpi>/compile_time.json")
+    args = p.parse_args()
+    build = args.build_dir or ROOT / "build" / f"bench-{args.mpi}"
+    found = commands(build)
+    apps = sorted({k.split("/")[0] for k in found if f"{k.split('/')[0]}/mpi" in found and f"{k.split('/')[0]}/nampi" in found})
+    if not apps:
+        raise SystemExit(f"no app compile commands in {build}/compile_commands.json (make bench-build MPI={args.mpi})")
+    units = {}
+    for app in apps:
+        units[f"apps/{app}"] = {"nampi": found[f"{app}/nampi"], "mpi": found[f"{app}/mpi"]}
+    # The include-only units take the flags of the first app's two commands.
+    first = units[f"apps/{apps[0]}"]
+    units["include_only"] = {v: with_source(first[v], INCLUDE_ONLY / f"{v}.cpp") for v in ("nampi", "mpi")}
+    trees = {}
+    for t in args.tree:
+        name, _, path = t.partition("=")
+        trees[name] = Path(path).resolve()
+    jobs = [(u, v, cmd) for u, cmds in units.items() for v, cmd in cmds.items()]
+    jobs += [(u, f"nampi@{name}", with_tree(cmds["nampi"], tree)) for name, tree in trees.items() for u, cmds in units.items()]
+    samples: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs}
+    ratios: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs if v != "mpi"}
+    start = time.perf_counter()
+    rng = random.Random(14)
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            order = list(jobs)
+            rng.shuffle(order)
+            this_round = {}
+            for u, v, cmd in order:
+                this_round[(u, v)] = cpu_seconds(cmd, Path(tmp) / "unit.o")
+            for key, s in this_round.items():
+                samples[key].append(round(s, 3))
+                if key in ratios:
+                    ratios[key].append(s / this_round[(key[0], "mpi")])
+            print(f"round {r + 1}/{args.rounds} done ({time.perf_counter() - start:.0f} s)", flush=True)
+    result = {
+        "mpi": args.mpi, "rounds": args.rounds, "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "cpus": os.cpu_count(), "trees": {k: str(v) for k, v in trees.items()},
+        "compiler": subprocess.run([found[f"{apps[0]}/nampi"]["argv"][0], "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+        "units": {},
+    }
+    for u in units:
+        row = {}
+        for v in ["mpi", "nampi", *[f"nampi@{n}" for n in trees]]:
+            row[v] = {"cpu_s": samples[(u, v)], "median_cpu_s": statistics.median(samples[(u, v)])}
+            if v != "mpi":
+                row[v]["median_ratio"] = round(statistics.median(ratios[(u, v)]), 3)
+        result["units"][u] = row
+    out = args.out or BENCH / "results" / args.mpi / "compile_time.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"{'unit':<28} {'mpi s':>7} {'nampi s':>8} {'ratio':>6}" + "".join(f" {'@' + n:>12}" for n in trees))
+    for u, row in result["units"].items():
+        line = f"{u:<28} {row['mpi']['median_cpu_s']:7.2f} {row['nampi']['median_cpu_s']:8.2f} {row['nampi']['median_ratio']:6.2f}"
+        line += "".join(f" {row[f'nampi@{n}']['median_cpu_s']:6.2f} ({row[f'nampi@{n}']['median_ratio']:.2f})" for n in trees)
+        print(line)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
