@@ -218,7 +218,7 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
             computed.add(p.name)
     primary_returned = form.primary is not None and form.primary.returned_if_omitted
     count = len(outs) + (1 if primary_returned else 0)
-    root = test.get("given", {}).get("root", "0")
+    root = next((v for n, v in test.get("given", {}).items() if form.param(n) and form.param(n).param.role == "root"), "0")
 
     def access(name: str) -> str:
         return f"returned.extract_{name}()" if count > 1 else "returned"

@@ -3,7 +3,6 @@ the message naming the call and the parameter. The call's body compiles only if 
 
 from __future__ import annotations
 
-import re
 
 from .buffers import typed_buffers
 from .model import Binding, Form
@@ -95,12 +94,6 @@ def call_tag(binding: Binding, form: Form) -> str:
     return f"nampi::call::{binding.name}{'_in_place' if form.kind == 'in_place' else ''}"
 
 
-# Counts, displacements and datatypes of the data buffers: with a serialized buffer they describe
-# its bytes (MPI_BYTE, sizes exchanged by the call), so a caller's element counts would misplace
-# them. They and the parameters a serialized_default computes may be asked back, not given.
-SERIALIZED_LAYOUT = re.compile(r"^(send|recv|send_recv)_(count|counts|displs|type)$")
-
-
 def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
     """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
     serialized one value per rank must be a range; what a serialized_default computes is not
@@ -131,7 +124,10 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
         )
     if binding.serialized:
         for p in form.params:
-            computed = p.serialized_default or (SERIALIZED_LAYOUT.match(p.name) and "out" in p.param.factories)
+            # Counts, displacements and datatypes of the data buffers (role layout): with a
+            # serialized buffer they describe its bytes (MPI_BYTE, sizes the call exchanges), so a
+            # caller's element counts would misplace them. Asked back, they are fine.
+            computed = p.serialized_default or (p.param.role == "layout" and "out" in p.param.factories)
             if computed:
                 out.append(
                     {

@@ -91,7 +91,7 @@ def _root(form: Form, root_only: bool) -> str | None:
     """The root parameter, for what MPI uses at the root only (None: used everywhere)."""
     if not root_only:
         return None
-    return next((a for a, m in zip(form.mpi_args, form.mpi_params) if m.name == "root" and form.param(a)), None)
+    return next((a for a in form.mpi_args if form.param(a) and form.param(a).param.role == "root"), None)
 
 
 def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:

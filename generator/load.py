@@ -61,14 +61,23 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             mpi_calls=dict(sorted(entry.get("mpi_calls", {}).items())),
             takes=entry.get("takes"),
             check=entry.get("check"),
+            role=entry.get("role"),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():
         for role, f in p.factories.items():
             if factory_names.count(f) > 1:
                 raise SpecError(p.where, f"{p.name}: factory name '{f}' is used twice")
+    triggers = [p for p in result.values() if p.role == "in_place"]
+    if len(triggers) > 1:
+        raise SpecError(triggers[1].where, f"{triggers[1].name}: role 'in_place' is {triggers[0].name}'s already (one parameter selects the in-place forms)")
     check_converters(root, result, data)
     return result
+
+
+def in_place_trigger(parameters: dict[str, Parameter]) -> str | None:
+    """The parameter whose presence selects a call's in-place form (parameters.yaml `role: in_place`)."""
+    return next((p.name for p in parameters.values() if p.role == "in_place"), None)
 
 
 def load_rules(root: Path) -> dict[str, Rule]:
@@ -131,10 +140,12 @@ PARTITIONED_NAME = lambda name: name + "_init"  # noqa: E731
 PARTITIONED_EXCLUDES = ("mpi", "nonblocking", "persistent", "in_place")
 
 
-def partition_side(mpi: str) -> str:
-    """"send" (MPI_Psend_init: pready*) or "recv" (MPI_Precv_init: parrived); the schema
-    admits only these two functions."""
-    return "send" if mpi.startswith("MPI_Psend") else "recv"
+def partition_side(fn) -> str:
+    """"send" (MPI_Psend_init: pready*) or "recv" (MPI_Precv_init: parrived): whether MPI
+    reads the partitioned buffer or writes it, as its C type says (`const void *` is read; the
+    Forum marks both buffers IN, since neither is touched before MPI_Start)."""
+    buffer = next(p for p in fn.params if p.kind == "BUFFER")
+    return "send" if buffer.c_type.startswith("const ") else "recv"
 
 
 def _entry_bindings(name: str, entry, where: Where) -> list[tuple[str, str, Where]]:
@@ -332,13 +343,15 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
             "in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), variant,
             where_of(ip, "test") if "test" in ip else where_of(entry, "test"), entry["test"],
         )
-        trigger = "send_recv_buf"
+        trigger = in_place_trigger(parameters)
+        if trigger is None:
+            raise SpecError(ip.where, f"{name}.in_place: no parameter has role 'in_place' in spec/parameters.yaml")
         if in_place.param(trigger) is None:
             raise SpecError(ip.where, f"{name}.in_place: the in-place form must take '{trigger}'")
         if regular.param(trigger) is not None:
             raise SpecError(ip.where, f"{name}: the regular form must not take '{trigger}'")
     doc = entry["doc"] + VARIANT_DOCS[variant]
-    side = partition_side(mpi) if variant == PARTITIONED else None
+    side = partition_side(fn) if variant == PARTITIONED else None
     serialized = _serialized(entry, regular, in_place, variant, name)
     per_rank = tuple(entry.get("serialized_per_rank", ()))
     for n in per_rank:

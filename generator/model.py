@@ -39,6 +39,10 @@ class Parameter:
     # Run-time check of a value the caller gives, before the call's first MPI call:
     # nampi::detail::check_<check>(ctx, slot) (parameters.yaml `check`).
     check: str | None = None
+    # What the generator does with it besides passing it on (parameters.yaml `role`): in_place
+    # (selects the in-place form), root (the rank of root-only arguments), layout (a data
+    # buffer's count, displacements or datatype, computed for a serialized buffer).
+    role: str | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def has_param(name: str) -> str:
 
 
 def form_label(binding: Binding, form: Form) -> str:
-    return binding.name + (" (in place, with send_recv_buf)" if form.kind == "in_place" else "")
+    return binding.name + (f" (in place, with {binding.in_place_trigger})" if form.kind == "in_place" else "")
 
 
 def have_macro(mpi_function: str) -> str:

@@ -66,3 +66,4 @@ def test_statement_shapes_live_in_templates():
                 continue
             found += [f"generator/{path.name}:{line}: {shape!r}" for shape in STATEMENT_SHAPES if shape in text]
     assert not found, "C++ statements spelled in Python:\n" + "\n".join(found)
+

@@ -184,6 +184,16 @@ def test_block_builder_the_runtime_does_not_define(root: Path, capsys):
                       "alltoallv: large_count_fallback 'alltoallw' needs nampi::detail::alltoallv_blocks")
 
 
+def test_in_place_forms_need_the_parameter_with_role_in_place(root: Path, capsys):
+    # The trigger of the in-place forms is a spec field (parameters.yaml `role: in_place`), not
+    # a name in Python: without it, the first binding with an in-place form says so.
+    params = root / PARAMETERS
+    params.write_text(params.read_text().replace("  role: in_place\n", "", 1))
+    text = (root / COLLECTIVES).read_text()
+    first = next(i for i, l in enumerate(text.splitlines()) if l.strip() == "in_place:")
+    assert_spec_error(root, capsys, COLLECTIVES, first + 2, "no parameter has role 'in_place'")
+
+
 def test_missing_required_field(root: Path, capsys):
     path = root / COLLECTIVES
     text = path.read_text()
