@@ -175,7 +175,7 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
                 "core": given in core,
                 # 0: the first and last combination (every build), 1: the rest of the core
                 # (NAMPI_TEST_COMBINATIONS >= 1, the default), 2: the others (>= 2)
-                "level": 0 if given in (givens[0], givens[-1]) else (1 if given in core else 2),
+                "level": 0 if given == givens[0] else 1 if given == givens[-1] else 2 if given in core else 3,
                 "args": ", ".join(args),
                 "decls": decls,
                 "calls": calls,

@@ -179,6 +179,19 @@ TEST_CASE("a count of a derived type that overruns the buffer is a usage error")
 
 // Last in the file: what this program created, it freed (the owners above,
 // the registry for nampi's static types).
+TEST_CASE("builders check that the arrays MPI reads with one count are as long") {
+  // nampi passes blocklengths.size() as the count: a shorter displacements or types array
+  // would be read past its end, so this is checked in every build, before any MPI call.
+  const auto before = nampi_pmpi::snapshot();  // (no reset: the last test case counts types)
+  CHECK_THROWS_WITH_AS(nampi::datatype::indexed({1, 1, 1}, {0, 2}, MPI_INT),
+                       "nampi: datatype::indexed: 'displacements' holds 2 entries, 3 needed (one "
+                       "per block)",
+                       nampi::usage_error);
+  CHECK_THROWS_AS(nampi::datatype::structure({1, 1}, {0, 8}, {MPI_INT}), nampi::usage_error);
+  CHECK_THROWS_AS(nampi::datatype::subarray({4, 4}, {2}, {0, 0}, MPI_INT), nampi::usage_error);
+  CHECK(nampi_pmpi::snapshot() == before);
+}
+
 TEST_CASE("zz: every datatype created was freed") {
   nampi::detail::type_registry().free_all();
   unsigned long long created = 0;

@@ -8,12 +8,13 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "nampi/error.hpp"
-#include "nampi/mpi/datatypes.hpp"
 #include "nampi/mpi/handles.hpp"
+#include "nampi/narrow.hpp"
 #include "nampi/std_parts.hpp"
 
 namespace nampi {
@@ -74,60 +75,96 @@ class datatype {
     return detail::element_span(true_lb_, true_extent_, extent_, count);
   }
 
-  // Builders: each creates the type with its MPI constructor and commits it.
+  // Builders: each creates the type with its MPI constructor and commits it. They call
+  // MPI directly rather than through nampi::mpi (the typed layer's datatypes chapter is
+  // not part of <nampi/nampi.hpp>: every program would parse it). Arrays that MPI reads
+  // with one count must be as long as the first (checked in every build: nampi passes
+  // that count).
   static datatype contiguous(int count, type_ref old) {
-    return datatype(mpi::type_contiguous(count, old));
+    return built("MPI_Type_contiguous", MPI_Type_contiguous, count, old.get());
   }
   static datatype vector(int count, int blocklength, int stride, type_ref old) {
-    return datatype(mpi::type_vector(count, blocklength, stride, old));
+    return built("MPI_Type_vector", MPI_Type_vector, count, blocklength, stride, old.get());
   }
   // stride in bytes
   static datatype hvector(int count, int blocklength, MPI_Aint stride, type_ref old) {
-    return datatype(mpi::type_create_hvector(count, blocklength, stride, old));
+    return built("MPI_Type_create_hvector", MPI_Type_create_hvector, count, blocklength, stride,
+                 old.get());
   }
   static datatype indexed(const std::vector<int>& blocklengths,
                           const std::vector<int>& displacements, type_ref old) {
-    return datatype(mpi::type_indexed(std::span<const int>(blocklengths),
-                                      std::span<const int>(displacements), old));
+    const int n = count_of("indexed", "blocklengths", blocklengths.size());
+    same_length("indexed", "displacements", displacements.size(), blocklengths.size());
+    return built("MPI_Type_indexed", MPI_Type_indexed, n, blocklengths.data(), displacements.data(),
+                 old.get());
   }
   // displacements in bytes
   static datatype hindexed(const std::vector<int>& blocklengths,
                            const std::vector<MPI_Aint>& displacements, type_ref old) {
-    return datatype(mpi::type_create_hindexed(std::span<const int>(blocklengths),
-                                              std::span<const MPI_Aint>(displacements), old));
+    const int n = count_of("hindexed", "blocklengths", blocklengths.size());
+    same_length("hindexed", "displacements", displacements.size(), blocklengths.size());
+    return built("MPI_Type_create_hindexed", MPI_Type_create_hindexed, n, blocklengths.data(),
+                 displacements.data(), old.get());
   }
   static datatype indexed_block(int blocklength, const std::vector<int>& displacements,
                                 type_ref old) {
-    return datatype(
-        mpi::type_create_indexed_block(blocklength, std::span<const int>(displacements), old));
+    const int n = count_of("indexed_block", "displacements", displacements.size());
+    return built("MPI_Type_create_indexed_block", MPI_Type_create_indexed_block, n, blocklength,
+                 displacements.data(), old.get());
   }
   // displacements in bytes ("struct" is a keyword)
   static datatype structure(const std::vector<int>& blocklengths,
                             const std::vector<MPI_Aint>& displacements,
                             const std::vector<type_ref>& types) {
-    std::vector<mpi::datatype> handles(types.begin(), types.end());
-    return datatype(mpi::type_create_struct(std::span<const int>(blocklengths),
-                                            std::span<const MPI_Aint>(displacements),
-                                            std::span<const mpi::datatype>(handles)));
+    const int n = count_of("structure", "blocklengths", blocklengths.size());
+    same_length("structure", "displacements", displacements.size(), blocklengths.size());
+    same_length("structure", "types", types.size(), blocklengths.size());
+    std::vector<MPI_Datatype> handles;
+    handles.reserve(types.size());
+    for (const type_ref& t : types) handles.push_back(t.get());
+    return built("MPI_Type_create_struct", MPI_Type_create_struct, n, blocklengths.data(),
+                 displacements.data(), handles.data());
   }
   static datatype subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                            const std::vector<int>& starts, type_ref old, int order = MPI_ORDER_C) {
-    return datatype(mpi::type_create_subarray(std::span<const int>(sizes),
-                                              std::span<const int>(subsizes),
-                                              std::span<const int>(starts), order, old));
+    const int n = count_of("subarray", "sizes", sizes.size());
+    same_length("subarray", "subsizes", subsizes.size(), sizes.size());
+    same_length("subarray", "starts", starts.size(), sizes.size());
+    return built("MPI_Type_create_subarray", MPI_Type_create_subarray, n, sizes.data(),
+                 subsizes.data(), starts.data(), order, old.get());
   }
   static datatype darray(int size, int rank, const std::vector<int>& gsizes,
                          const std::vector<int>& distribs, const std::vector<int>& dargs,
                          const std::vector<int>& psizes, type_ref old, int order = MPI_ORDER_C) {
-    return datatype(mpi::type_create_darray(
-        size, rank, std::span<const int>(gsizes), std::span<const int>(distribs),
-        std::span<const int>(dargs), std::span<const int>(psizes), order, old));
+    const int n = count_of("darray", "gsizes", gsizes.size());
+    same_length("darray", "distribs", distribs.size(), gsizes.size());
+    same_length("darray", "dargs", dargs.size(), gsizes.size());
+    same_length("darray", "psizes", psizes.size(), gsizes.size());
+    return built("MPI_Type_create_darray", MPI_Type_create_darray, size, rank, n, gsizes.data(),
+                 distribs.data(), dargs.data(), psizes.data(), order, old.get());
   }
   static datatype resized(type_ref old, MPI_Aint lb, MPI_Aint extent) {
-    return datatype(mpi::type_create_resized(old, lb, extent));
+    return built("MPI_Type_create_resized", MPI_Type_create_resized, old.get(), lb, extent);
   }
 
  private:
+  // A new type from MPI's constructor `function` (its last argument: the new type), owned.
+  template <typename Function, typename... Args>
+  static datatype built(const char* name, Function function, Args... args) {
+    MPI_Datatype made = MPI_DATATYPE_NULL;
+    detail::call_mpi(name, function, args..., &made);
+    return datatype(mpi::unique_datatype(mpi::detail::adopt_new, mpi::datatype(made)));
+  }
+  static int count_of(const char* builder, const char* array, std::size_t size) {
+    return detail::narrow<int>(size, builder, array, "an int count");
+  }
+  static void same_length(const char* builder, const char* array, std::size_t size,
+                          std::size_t count) {
+    NAMPI_CHECK(size == count, std::string("datatype::") + builder + ": '" + array + "' holds " +
+                                   std::to_string(size) + " entries, " + std::to_string(count) +
+                                   " needed (one per block)");
+  }
+
   mpi::unique_datatype owned_;
   MPI_Aint lb_ = 0;
   MPI_Aint extent_ = 0;
