@@ -16,28 +16,20 @@
 namespace nampi::detail {
 
 // "nampi: <call>: '<what>' (<value>) does not fit <into>", built only when the check fails.
-[[gnu::cold]] inline std::string does_not_fit(const char* call, const char* what,
-                                              const std::string& value, const char* into) {
-  return std::string("nampi: ") + call + ": '" + what + "' (" + value + ") does not fit " + into;
-}
-
-template <typename Error = usage_error, typename To, typename From>
+template <typename Error, typename From>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_does_not_fit(From value, const char* call,
                                                                const char* what, const char* into) {
-  if (into != nullptr) throw Error(does_not_fit(call, what, std::to_string(value), into));
-  const std::string type = std::to_string(8 * sizeof(To)) + "-bit " +
-                           (std::is_signed_v<To> ? "signed" : "unsigned") + " integer";
-  throw Error(does_not_fit(call, what, std::to_string(value), ("a " + type).c_str()));
+  throw Error(std::string("nampi: ") + call + ": '" + what + "' (" + std::to_string(value) +
+              ") does not fit " + into);
 }
 
-// `value` as a To, or Error naming `call` and `what`; `into` says what the value goes
-// into (default: "a 32-bit signed integer", from To).
+// `value` as a To, or Error naming `call`, `what` and what the value goes `into`.
 template <typename To, typename Error = usage_error, typename From>
 [[gnu::always_inline]] inline To narrow(From value, const char* call, const char* what,
-                                        const char* into = nullptr) {
+                                        const char* into) {
   static_assert(std::is_integral_v<To> && std::is_integral_v<From>);
   if (!std::in_range<To>(value)) [[unlikely]]
-    throw_does_not_fit<Error, To>(value, call, what, into);
+    throw_does_not_fit<Error>(value, call, what, into);
   return static_cast<To>(value);
 }
 
