@@ -16,6 +16,11 @@ compared, and each nampi unit is also given as a ratio to its plain MPI twin of 
 checkout (its runtime/include and generated/include in place of this one's), in the same
 rounds: what a change bought, measured side by side.
 
+`--pch` adds the precompiled-header figures of the README's advice: each variant's library
+header (<nampi/nampi.hpp>; <mpi.h> for plain MPI) is precompiled once with the units' flags,
+and every unit is compiled again with it (`-include`), in the same rounds. The ratio of these
+is nampi+pch / mpi+pch; what building each header costs once is reported beside them.
+
 Writes bench/results/<mpi>/compile_time.json; bench/summary.py adds it to summary.md.
 """
 
@@ -46,6 +51,8 @@ def commands(build: Path) -> dict[str, dict]:
         src = Path(e["file"])
         if src.name in ("nampi.cpp", "mpi.cpp") and src.parent.parent.name == "apps":
             argv = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
+            if any(a.startswith("-DNAMPI_ERRORS_ARE_FATAL") for a in argv):
+                continue  # the errors-fatal twin of a program, built from the same source
             out[f"{src.parent.name}/{src.stem}"] = {"argv": argv, "directory": e["directory"], "file": str(src)}
     return out
 
@@ -68,6 +75,25 @@ def with_tree(cmd: dict, tree: Path) -> dict:
     return {**cmd, "argv": argv}
 
 
+def with_pch(cmd: dict, header: Path) -> dict:
+    """The command with `header` included first: GCC takes header.gch when its flags match."""
+    argv = list(cmd["argv"])
+    argv[1:1] = ["-include", str(header), "-Winvalid-pch"]
+    return {**cmd, "argv": argv}
+
+
+def build_pch(cmd: dict, library_header: str, where: Path) -> tuple[Path, float]:
+    """Precompiles `#include <library_header>` with the unit's flags; (header, CPU s)."""
+    where.mkdir(parents=True, exist_ok=True)
+    header = where / "library.hpp"
+    header.write_text(f"#include <{library_header}>\n")
+    argv = list(cmd["argv"])
+    at = argv.index(cmd["file"])
+    argv[at:at + 1] = ["-x", "c++-header", str(header)]
+    argv[argv.index("-o") + 1] = str(header) + ".gch"
+    return header, cpu_seconds({**cmd, "argv": argv}, Path(str(header) + ".gch"))
+
+
 def cpu_seconds(cmd: dict, out: Path) -> float:
     argv = list(cmd["argv"])
     argv[argv.index("-o") + 1] = str(out)
@@ -87,6 +113,7 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--tree", action="append", default=[], help="name=path of another checkout")
     p.add_argument("--out", type=Path, help="default: bench/results/<mpi>/compile_time.json")
+    p.add_argument("--pch", action="store_true", help="also compile every unit with its library header precompiled")
     args = p.parse_args()
     build = args.build_dir or ROOT / "build" / f"bench-{args.mpi}"
     found = commands(build)
@@ -105,11 +132,17 @@ def main() -> int:
         trees[name] = Path(path).resolve()
     jobs = [(u, v, cmd) for u, cmds in units.items() for v, cmd in cmds.items()]
     jobs += [(u, f"nampi@{name}", with_tree(cmds["nampi"], tree)) for name, tree in trees.items() for u, cmds in units.items()]
-    samples: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs}
-    ratios: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs if v != "mpi"}
-    start = time.perf_counter()
-    rng = random.Random(14)
+    pch_build = {}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.pch:
+            for v, library_header in (("nampi", "nampi/nampi.hpp"), ("mpi", "mpi.h")):
+                header, seconds = build_pch(first[v], library_header, Path(tmp) / f"pch-{v}")
+                pch_build[v] = round(seconds, 3)
+                jobs += [(u, f"{v}+pch", with_pch(cmds[v], header)) for u, cmds in units.items()]
+        samples: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs}
+        ratios: dict[tuple[str, str], list[float]] = {(u, v): [] for u, v, _ in jobs if not v.startswith("mpi")}
+        start = time.perf_counter()
+        rng = random.Random(14)
         for r in range(args.rounds):
             order = list(jobs)
             rng.shuffle(order)
@@ -119,19 +152,21 @@ def main() -> int:
             for key, s in this_round.items():
                 samples[key].append(round(s, 3))
                 if key in ratios:
-                    ratios[key].append(s / this_round[(key[0], "mpi")])
+                    base = "mpi+pch" if key[1] == "nampi+pch" else "mpi"
+                    ratios[key].append(s / this_round[(key[0], base)])
             print(f"round {r + 1}/{args.rounds} done ({time.perf_counter() - start:.0f} s)", flush=True)
     result = {
         "mpi": args.mpi, "rounds": args.rounds, "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "cpus": os.cpu_count(), "trees": {k: str(v) for k, v in trees.items()},
+        "pch_build_cpu_s": pch_build,
         "compiler": subprocess.run([found[f"{apps[0]}/nampi"]["argv"][0], "--version"], capture_output=True, text=True).stdout.splitlines()[0],
         "units": {},
     }
     for u in units:
         row = {}
-        for v in ["mpi", "nampi", *[f"nampi@{n}" for n in trees]]:
+        for v in ["mpi", "nampi", *[f"nampi@{n}" for n in trees], *(["mpi+pch", "nampi+pch"] if args.pch else [])]:
             row[v] = {"cpu_s": samples[(u, v)], "median_cpu_s": statistics.median(samples[(u, v)])}
-            if v != "mpi":
+            if not v.startswith("mpi"):
                 row[v]["median_ratio"] = round(statistics.median(ratios[(u, v)]), 3)
         result["units"][u] = row
     out = args.out or BENCH / "results" / args.mpi / "compile_time.json"
@@ -141,7 +176,11 @@ def main() -> int:
     for u, row in result["units"].items():
         line = f"{u:<28} {row['mpi']['median_cpu_s']:7.2f} {row['nampi']['median_cpu_s']:8.2f} {row['nampi']['median_ratio']:6.2f}"
         line += "".join(f" {row[f'nampi@{n}']['median_cpu_s']:6.2f} ({row[f'nampi@{n}']['median_ratio']:.2f})" for n in trees)
+        if args.pch:
+            line += f"  pch: mpi {row['mpi+pch']['median_cpu_s']:.2f} nampi {row['nampi+pch']['median_cpu_s']:.2f} ({row['nampi+pch']['median_ratio']:.2f})"
         print(line)
+    if args.pch:
+        print(f"precompiling the library header once: {pch_build} CPU s")
     print(out)
     return 0
 

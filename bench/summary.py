@@ -158,17 +158,26 @@ def compile_section(mpi_dir: Path) -> list[str]:
         return []
     data = json.loads(path.read_text())
     trees = list(data.get("trees", {}))
+    pch = data.get("pch_build_cpu_s") or {}
     head = "| unit | plain MPI s | nampi s | nampi / MPI |" + "".join(f" nampi at {t} s (ratio) |" for t in trees)
+    if pch:
+        head += " with PCH: plain MPI s | with PCH: nampi s (ratio) |"
     lines = [f"### Compile time ({data['compiler']})", "",
              f"{data['date']}, `bench/compile_time.py`: CPU seconds of the bench build's exact compile "
              f"commands (`-O2 -DNDEBUG`), median of {data['rounds']} rounds that compile every unit once "
              "in a new order; ratio: median of the per-round ratios to the plain MPI unit of the same "
-             "round." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else ""),
-             "", head, "|---|---:|---:|---:|" + "---:|" * len(trees)]
+             "round." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else "")
+             + (f" With PCH: each variant's library header (`<nampi/nampi.hpp>`, `<mpi.h>`) precompiled "
+                f"once (CPU s: nampi {pch['nampi']:.2f}, MPI {pch['mpi']:.2f}) and included with `-include`, "
+                "as the README advises; ratio to plain MPI with its own PCH." if pch else ""),
+             "", head, "|---|---:|---:|---:|" + "---:|" * (len(trees) + (2 if pch else 0))]
     for unit, row in data["units"].items():
         line = (f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | "
                 f"{row['nampi']['median_ratio']:.2f} |")
         line += "".join(f" {row[f'nampi@{t}']['median_cpu_s']:.2f} ({row[f'nampi@{t}']['median_ratio']:.2f}) |" for t in trees)
+        if pch:
+            line += (f" {row['mpi+pch']['median_cpu_s']:.2f} | {row['nampi+pch']['median_cpu_s']:.2f} "
+                     f"({row['nampi+pch']['median_ratio']:.2f}) |")
         lines.append(line)
     return lines + [""]
 

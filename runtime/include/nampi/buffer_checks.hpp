@@ -72,7 +72,10 @@ class typed_target {
       slot_->resize_for(n, call, check);
     } else {
       using E = slot_element_t<Slot>;
-      const auto [begin, end] = type_span<E>(*type_, n);
+      // Plain variables, not a structured binding: clang before 16 cannot capture
+      // one in NAMPI_CHECK's lambda.
+      const auto span = type_span<E>(*type_, n);
+      const MPI_Aint begin = span.first, end = span.second;
       NAMPI_CHECK(begin >= 0, std::string(call) + ": '" + param_name(TypeSlot::id) +
                                   "' reaches before the start of '" + param_name(Slot::id) + "'");
       slot_->resize_for((static_cast<std::size_t>(end) + sizeof(E) - 1) / sizeof(E), call, check);
@@ -110,7 +113,8 @@ template <typename Buffer, typename Count, typename TypeSlot>
       NAMPI_CHECK(partitions > 0, std::string(call) + ": partitions must be positive, got " +
                                       std::to_string(partitions));
       const auto n = static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(partitions);
-      const auto [begin, end] = type_span<E>(type, n);
+      const auto span = type_span<E>(type, n);  // not a structured binding, as above
+      const MPI_Aint begin = span.first, end = span.second;
       const auto bytes = static_cast<MPI_Aint>(buffer.size() * sizeof(E));
       NAMPI_CHECK(begin >= 0 && end <= bytes,
                   std::string(call) + ": " + std::to_string(n) + " elements of '" +

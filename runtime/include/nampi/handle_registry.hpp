@@ -4,9 +4,9 @@
 
 #include <mpi.h>
 
-#include <atomic>
 #include <vector>
 
+#include "nampi/atomic_cell.hpp"
 #include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
@@ -24,7 +24,7 @@ class HandleRegistry {
   // A handle nampi caches for reuse: free_all() frees it and resets the cache
   // to the null handle (MPI's free function writes it), so that the next use
   // creates it again.
-  void add_cached(std::atomic<Handle>* cache) {
+  void add_cached(atomic_cell<Handle>* cache) {
     std::lock_guard lock(mutex_);
     caches_.push_back(cache);
   }
@@ -32,7 +32,7 @@ class HandleRegistry {
     std::lock_guard lock(mutex_);
     for (Handle& handle : handles_) free_(&handle);
     handles_.clear();
-    for (std::atomic<Handle>* cache : caches_) {
+    for (atomic_cell<Handle>* cache : caches_) {
       Handle handle = cache->load();
       free_(&handle);
       cache->store(handle);
@@ -44,7 +44,7 @@ class HandleRegistry {
   free_function free_;
   std::mutex mutex_;
   std::vector<Handle> handles_;
-  std::vector<std::atomic<Handle>*> caches_;
+  std::vector<atomic_cell<Handle>*> caches_;
 };
 
 inline HandleRegistry<MPI_Datatype>& type_registry() {

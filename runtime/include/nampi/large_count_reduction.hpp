@@ -36,10 +36,66 @@ struct large_reduction_entry {
   MPI_Aint extent;  // of one element
 };
 
-// The reductions in flight, by their derived datatype (a user op learns nothing
-// else about the call it serves). MPI may run user ops on its progress threads.
-class large_reductions {
+// One reduction's derived datatype and wrapper op: pass count(), type() and op()
+// where the call had the count, the datatype and the op. A template only so
+// that a unit that includes nampi but makes no such reduction compiles none of
+// it (large_reduction below is the one instance).
+template <typename Unused = void>
+class basic_large_reduction {
  public:
+  basic_large_reduction(MPI_Count count, MPI_Datatype element, MPI_Op op)
+      : elements_(count, element) {
+    MPI_Aint lb = 0, extent = 0;
+    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, element, &lb, &extent);
+    int commutative = 1;
+    call_mpi("MPI_Op_commutative", MPI_Op_commutative, op, &commutative);
+    call_mpi("MPI_Op_create", MPI_Op_create, &reduce_in_pieces, commutative, &op_);
+    add(elements_.type(), {element, op, count, extent});
+  }
+  basic_large_reduction(const basic_large_reduction&) = delete;
+  basic_large_reduction& operator=(const basic_large_reduction&) = delete;
+  ~basic_large_reduction() {
+    remove(elements_.type());
+    MPI_Op_free(&op_);
+  }
+
+  int count() const noexcept { return elements_.count(); }
+  MPI_Datatype type() const noexcept { return elements_.type(); }
+  MPI_Op op() const noexcept { return op_; }
+
+ private:
+  // The wrapper op's function: `len` elements of the derived datatype, each the
+  // call's count of elements, reduced with the call's op in pieces of 2^30. It
+  // cannot throw into MPI: a failure aborts with MPI's message.
+  static void reduce_in_pieces(void* in, void* inout, int* len, MPI_Datatype* type) {
+    large_reduction_entry e{};
+    if (!find(*type, e)) {
+      std::fprintf(stderr,
+                   "nampi: a large-count reduction op ran on a datatype it does not know\n");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+      return;
+    }
+    constexpr MPI_Count piece = MPI_Count{1} << 30;
+    char* from = static_cast<char*>(in);
+    char* into = static_cast<char*>(inout);
+    for (int i = 0; i < *len; ++i) {
+      for (MPI_Count done = 0; done < e.count; done += piece) {
+        const MPI_Aint at = static_cast<MPI_Aint>(i * e.count + done) * e.extent;
+        const int n = static_cast<int>(std::min(piece, e.count - done));
+        const int code = MPI_Reduce_local(from + at, into + at, n, e.element, e.op);
+        if (code != MPI_SUCCESS) {
+          std::fprintf(stderr, "nampi: MPI_Reduce_local in a large-count reduction failed: %s\n",
+                       mpi_error::error_string(code).c_str());
+          MPI_Abort(MPI_COMM_WORLD, code);
+        }
+      }
+    }
+  }
+
+  // The reductions in flight, by their derived datatype (a user op learns
+  // nothing else about the call it serves). MPI may run user ops on its
+  // progress threads. A few at a time (one per large reduction in flight): a
+  // vector searched in order.
   static void add(MPI_Datatype type, const large_reduction_entry& entry) {
     std::lock_guard lock(mutex());
     entries().push_back({type, entry});
@@ -65,72 +121,19 @@ class large_reductions {
     }
     return false;
   }
-
- private:
   static std::mutex& mutex() {
     static std::mutex m;
     return m;
   }
-  // A few at a time (one per large reduction in flight): a vector searched in order.
   static std::vector<std::pair<MPI_Datatype, large_reduction_entry>>& entries() {
     static std::vector<std::pair<MPI_Datatype, large_reduction_entry>> e;
     return e;
   }
-};
 
-// The wrapper op's function: `len` elements of the derived datatype, each the
-// call's count of elements, reduced with the call's op in pieces of 2^30. It
-// cannot throw into MPI: a failure aborts with MPI's message.
-extern "C" inline void nampi_reduce_in_pieces(void* in, void* inout, int* len, MPI_Datatype* type) {
-  large_reduction_entry e{};
-  if (!large_reductions::find(*type, e)) {
-    std::fprintf(stderr, "nampi: a large-count reduction op ran on a datatype it does not know\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    return;
-  }
-  constexpr MPI_Count piece = MPI_Count{1} << 30;
-  char* from = static_cast<char*>(in);
-  char* into = static_cast<char*>(inout);
-  for (int i = 0; i < *len; ++i) {
-    for (MPI_Count done = 0; done < e.count; done += piece) {
-      const MPI_Aint at = static_cast<MPI_Aint>(i * e.count + done) * e.extent;
-      const int n = static_cast<int>(std::min(piece, e.count - done));
-      const int code = MPI_Reduce_local(from + at, into + at, n, e.element, e.op);
-      if (code != MPI_SUCCESS) {
-        std::fprintf(stderr, "nampi: MPI_Reduce_local in a large-count reduction failed: %s\n",
-                     mpi_error::error_string(code).c_str());
-        MPI_Abort(MPI_COMM_WORLD, code);
-      }
-    }
-  }
-}
-
-// One reduction's derived datatype and wrapper op: pass count(), type() and op()
-// where the call had the count, the datatype and the op.
-class large_reduction {
- public:
-  large_reduction(MPI_Count count, MPI_Datatype element, MPI_Op op) : elements_(count, element) {
-    MPI_Aint lb = 0, extent = 0;
-    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, element, &lb, &extent);
-    int commutative = 1;
-    call_mpi("MPI_Op_commutative", MPI_Op_commutative, op, &commutative);
-    call_mpi("MPI_Op_create", MPI_Op_create, &nampi_reduce_in_pieces, commutative, &op_);
-    large_reductions::add(elements_.type(), {element, op, count, extent});
-  }
-  large_reduction(const large_reduction&) = delete;
-  large_reduction& operator=(const large_reduction&) = delete;
-  ~large_reduction() {
-    large_reductions::remove(elements_.type());
-    MPI_Op_free(&op_);
-  }
-
-  int count() const noexcept { return elements_.count(); }
-  MPI_Datatype type() const noexcept { return elements_.type(); }
-  MPI_Op op() const noexcept { return op_; }
-
- private:
   large_count_type elements_;
   MPI_Op op_ = MPI_OP_NULL;
 };
+
+using large_reduction = basic_large_reduction<>;
 
 }  // namespace nampi::detail

@@ -80,7 +80,10 @@ constexpr bool handler_takes() {
 
 // The common part of request_pool and bounded_request_pool: slot i of the
 // pool is requests_[i] (MPI's array) and operations_[i]; free slots hold
-// MPI_REQUEST_NULL, which MPI's completion functions skip.
+// MPI_REQUEST_NULL, which MPI's completion functions skip. A template only so
+// that a unit that includes nampi but uses no pool compiles none of it (its
+// std::vector members would otherwise be instantiated in every such unit).
+template <typename Unused = void>
 class basic_request_pool {
  public:
   basic_request_pool(const basic_request_pool&) = delete;
@@ -222,17 +225,10 @@ class basic_request_pool {
   }
 
  protected:
-  // `max_in_flight` slots at most; a pool that may grow reserves nothing.
-  basic_request_pool(std::size_t max_in_flight, bool reserve) : max_in_flight_(max_in_flight) {
-    if (reserve) {
-      requests_.reserve(max_in_flight);
-      operations_.reserve(max_in_flight);
-      free_slots_.reserve(max_in_flight);
-      indices_.reserve(max_in_flight);
-      statuses_.reserve(max_in_flight);
-      scratch_.reserve(max_in_flight);
-    }
-  }
+  // `max_in_flight` slots at most; a bounded pool allocates its arrays at the
+  // first add, once (grow()).
+  basic_request_pool(std::size_t max_in_flight, bool bounded) noexcept
+      : max_in_flight_(max_in_flight), bounded_(bounded) {}
 
   std::size_t max_in_flight() const noexcept { return max_in_flight_; }
 
@@ -267,13 +263,7 @@ class basic_request_pool {
     } else {
       NAMPI_ASSERT(requests_.size() < static_cast<std::size_t>(INT_MAX),
                    "request_pool: more requests in flight than MPI can count (INT_MAX)");
-      // Grown together, so that releasing a slot later cannot allocate.
-      if (requests_.size() == requests_.capacity()) {
-        const std::size_t capacity = std::max<std::size_t>(16, 2 * requests_.capacity());
-        requests_.reserve(capacity);
-        operations_.reserve(capacity);
-        free_slots_.reserve(capacity);
-      }
+      if (requests_.size() == requests_.capacity()) grow();
       slot = requests_.size();
       requests_.push_back(MPI_REQUEST_NULL);
       operations_.emplace_back();
@@ -287,6 +277,25 @@ class basic_request_pool {
     requests_[slot] = request;
     ++in_flight_;
     if (operations_[slot].needs_status()) ++needing_status_;
+  }
+
+  // Room for more slots, the arrays grown together so that releasing a slot
+  // later cannot allocate. A bounded pool gets all its slots (and the arrays
+  // of its completion calls) at once: it never grows again.
+  void grow() {
+    if (bounded_) {
+      requests_.reserve(max_in_flight_);
+      operations_.reserve(max_in_flight_);
+      free_slots_.reserve(max_in_flight_);
+      indices_.reserve(max_in_flight_);
+      statuses_.reserve(max_in_flight_);
+      scratch_.reserve(max_in_flight_);
+    } else {
+      const std::size_t capacity = std::max<std::size_t>(16, 2 * requests_.capacity());
+      requests_.reserve(capacity);
+      operations_.reserve(capacity);
+      free_slots_.reserve(capacity);
+    }
   }
 
   // Frees slot i, whose request MPI completed, and returns its operation.
@@ -384,6 +393,7 @@ class basic_request_pool {
 
   void take_from(basic_request_pool& other) noexcept {
     max_in_flight_ = other.max_in_flight_;
+    bounded_ = other.bounded_;
     requests_ = std::move(other.requests_);
     operations_ = std::move(other.operations_);
     free_slots_ = std::move(other.free_slots_);
@@ -398,6 +408,7 @@ class basic_request_pool {
   }
 
   std::size_t max_in_flight_ = 0;
+  bool bounded_ = false;
   std::vector<MPI_Request> requests_;
   std::vector<pool_operation> operations_;
   std::vector<std::size_t> free_slots_;
@@ -411,15 +422,19 @@ class basic_request_pool {
 }  // namespace detail
 
 // Any number of operations in flight; its arrays grow as needed.
-class request_pool : public detail::basic_request_pool {
+class request_pool : public detail::basic_request_pool<> {
  public:
+  // A constructor template only so that no unit compiles the pool's code
+  // before it makes a pool (see basic_request_pool).
+  template <typename Unused = void>
   request_pool() : basic_request_pool(static_cast<std::size_t>(INT_MAX), false) {}
 };
 
 // At most `slots` operations in flight: adding to a full pool first completes
 // one (MPI_Waitany) and runs its handler. Its arrays are allocated once.
-class bounded_request_pool : public detail::basic_request_pool {
+class bounded_request_pool : public detail::basic_request_pool<> {
  public:
+  template <typename Unused = void>  // as request_pool's
   explicit bounded_request_pool(std::size_t slots) : basic_request_pool(checked(slots), true) {}
 
   std::size_t slots() const noexcept { return max_in_flight(); }

@@ -108,7 +108,7 @@ template <auto Id, typename Slots>
 constexpr std::size_t slot_index() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     std::size_t found = sizeof...(I);
-    ((slot_has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
+    (void)((slot_has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
     return found;
   }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
 }

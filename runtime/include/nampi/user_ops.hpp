@@ -19,12 +19,12 @@
 #include <mpi.h>
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <string>
 #include <type_traits>
 #include <utility>
 
+#include "nampi/atomic_cell.hpp"
 #include "nampi/error.hpp"
 #include "nampi/handle_registry.hpp"
 #include "nampi/std_parts.hpp"
@@ -44,17 +44,17 @@ void apply_elements(F& f, void* in, void* inout, int length) {
 
 // The MPI_Op in `cache`, created from `function` on first use and registered
 // so that free_all() frees it and resets the cache.
-inline MPI_Op cached_user_op(std::atomic<MPI_Op>& cache, MPI_User_function* function,
+inline MPI_Op cached_user_op(atomic_cell<MPI_Op>& cache, MPI_User_function* function,
                              bool commute) {
-  const MPI_Op known = cache.load(std::memory_order_acquire);
+  const MPI_Op known = cache.load();
   if (known != MPI_OP_NULL) return known;
   static std::mutex creating;
   std::lock_guard lock(creating);
-  MPI_Op op = cache.load(std::memory_order_acquire);
+  MPI_Op op = cache.load();
   if (op == MPI_OP_NULL) {
     const int code = MPI_Op_create(function, commute ? 1 : 0, &op);
     if (code != MPI_SUCCESS) throw mpi_error("MPI_Op_create", code);
-    cache.store(op, std::memory_order_release);
+    cache.store(op);
     op_registry().add_cached(&cache);
   }
   return op;
@@ -69,7 +69,7 @@ void apply_stateless(void* in, void* inout, int* length, MPI_Datatype*) {
 // The MPI_Op of a stateless callable F on elements T.
 template <typename T, typename F, bool Commute>
 MPI_Op stateless_user_op() {
-  static std::atomic<MPI_Op> cache{MPI_OP_NULL};
+  static atomic_cell<MPI_Op> cache{MPI_OP_NULL};
   return cached_user_op(cache, &apply_stateless<T, F>, Commute);
 }
 
@@ -78,14 +78,14 @@ MPI_Op stateless_user_op() {
 inline constexpr std::size_t op_table_size = 64;
 
 struct op_entry {
-  std::atomic<bool> leased{false};
+  atomic_cell<bool> leased{false};
   // The leaseholder's callable: an object's address, or a function's address
   // (a copy: a function pointer needs no storage of the call's).
   const void* object = nullptr;
   void (*function)() = nullptr;
   // Knows the callable's type and the element type.
   void (*apply)(const op_entry& entry, void* in, void* inout, int length) = nullptr;
-  std::atomic<MPI_Op> op{MPI_OP_NULL};
+  atomic_cell<MPI_Op> op{MPI_OP_NULL};
 };
 
 template <bool Commute>
@@ -132,7 +132,7 @@ class op_lease {
   op_lease(op_lease&& other) noexcept : entry_(std::exchange(other.entry_, nullptr)) {}
   op_lease& operator=(op_lease&&) = delete;
   ~op_lease() {
-    if (entry_ != nullptr) entry_->leased.store(false, std::memory_order_release);
+    if (entry_ != nullptr) entry_->leased.store(false);
   }
 
   // Leases a free entry for `callable`, which must stay where it is until the
@@ -142,8 +142,7 @@ class op_lease {
     auto& entries = op_entries<Commute>();
     for (std::size_t i = 0; i < entries.size(); ++i) {
       bool free = false;
-      if (!entries[i].leased.compare_exchange_strong(free, true, std::memory_order_acquire))
-        continue;
+      if (!entries[i].leased.compare_exchange(free, true)) continue;
       entry_ = &entries[i];
       point_at<T>(callable);
       return cached_user_op(entry_->op, entry_trampolines<Commute>[i], Commute);

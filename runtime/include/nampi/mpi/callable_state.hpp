@@ -26,7 +26,6 @@
 
 #include <mpi.h>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
@@ -34,6 +33,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/atomic_cell.hpp"
 #include "nampi/error.hpp"
 #include "nampi/owned.hpp"
 
@@ -79,7 +79,7 @@ class state_base {
 
 // A lock-free stack: hand_over cannot fail (MPI already holds the state) and may run on
 // several threads at once.
-inline std::atomic<state_base*> kept_until_finalize{nullptr};
+inline nampi::detail::atomic_cell<state_base*> kept_until_finalize{nullptr};
 
 inline void release_after_finalize() noexcept {
   int finalized = 0;
@@ -97,7 +97,7 @@ inline void keep_until_finalize(state_base* s) noexcept {
   static const bool at_exit = std::atexit(&release_after_finalize) == 0;
   (void)at_exit;
   s->next_kept = kept_until_finalize.load();
-  while (!kept_until_finalize.compare_exchange_weak(s->next_kept, s)) {
+  while (!kept_until_finalize.compare_exchange(s->next_kept, s)) {
   }
 }
 
