@@ -141,7 +141,7 @@ template <auto Id, typename... Args>
 constexpr auto element_of_param() {
   constexpr std::size_t i = index_of<Id, Args...>();
   if constexpr (i < sizeof...(Args)) {
-    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    using P = std::remove_cvref_t<nth_t<i, Args...>>;
     if constexpr (serialized_buffer<typename P::storage_type>)
       return std::type_identity<void>{};
     else

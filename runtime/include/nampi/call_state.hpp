@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <exception>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -38,8 +37,8 @@ class call_state {
  public:
   struct held {
     template <typename... S>
-    explicit held(S&&... s) : slots(std::forward<S>(s)...) {}
-    std::tuple<Slots...> slots;
+    explicit held(S&&... s) : slots{{{std::forward<S>(s)}...}} {}
+    pack<Slots...> slots;
     MPI_Request request = MPI_REQUEST_NULL;
   };
 
@@ -48,21 +47,21 @@ class call_state {
   template <typename Issue, typename... S>
   call_state(const char* call, Issue&& issue, S&&... slots)
       : call_(call), held_(make_owned<held>(std::forward<S>(slots)...)) {
-    std::apply([&](auto&... s) { issue(s..., &held_->request); }, held_->slots);
+    apply_pack([&](auto&... s) { issue(s..., &held_->request); }, held_->slots);
   }
 
   bool holds() const noexcept { return held_ != nullptr; }
   const char* call() const noexcept { return call_; }
   MPI_Request& request() noexcept { return held_->request; }
   MPI_Request request() const noexcept { return held_->request; }
-  std::tuple<Slots...>& slots() noexcept { return held_->slots; }
+  pack<Slots...>& slots() noexcept { return held_->slots; }
 
   // Where MPI_Wait and MPI_Test write the status: the status slot, or MPI_STATUS_IGNORE.
   MPI_Status* status() {
     if constexpr (StatusIndex == no_status)
       return MPI_STATUS_IGNORE;
     else
-      return to_mpi_status(std::get<StatusIndex>(held_->slots));
+      return to_mpi_status(pick<StatusIndex>(held_->slots));
   }
 
   // `what`() needs a held call; `gone` says why there is none.

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <cstdarg>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -21,11 +23,32 @@ namespace nampi {
 
 inline constexpr bool errors_are_fatal = NAMPI_ERRORS_ARE_FATAL != 0;
 
+namespace detail {
+
+// The text of an error message, formatted printf-style into a fixed buffer:
+// messages name a call and parameters and give a few numbers, so they fit,
+// and formatting them costs each program one libc call instead of the inline
+// std::string code that concatenation compiles into every unit (issue 14).
+struct message_text {
+  char text[MPI_MAX_ERROR_STRING + 512];
+};
+[[gnu::cold, gnu::format(printf, 1, 2)]] inline message_text format_message(const char* format,
+                                                                            ...) {
+  message_text m;
+  std::va_list args;
+  va_start(args, format);
+  std::vsnprintf(m.text, sizeof m.text, format, args);
+  va_end(args);
+  return m;
+}
+
+}  // namespace detail
+
 // An MPI call returned something other than MPI_SUCCESS.
 class mpi_error : public std::runtime_error {
  public:
   mpi_error(const char* call, int code)
-      : std::runtime_error(std::string(call) + ": " + error_string(code)),
+      : std::runtime_error(message(call, code).text),
         call_(call),
         code_(code),
         class_(error_class(code)) {}
@@ -43,6 +66,14 @@ class mpi_error : public std::runtime_error {
   }
 
  private:
+  // "<call>: <MPI's error string>".
+  [[gnu::cold]] static detail::message_text message(const char* call, int code) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
+      return detail::format_message("%s: unknown MPI error %d", call, code);
+    return detail::format_message("%s: %.*s", call, length, text);
+  }
   static int error_class(int code) {
     int cls = code;
     MPI_Error_class(code, &cls);
@@ -84,31 +115,34 @@ template <typename Message>
                                                                    const char* param,
                                                                    std::size_t holds,
                                                                    std::size_t needed) {
-  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " + elements(holds) +
-                    ", " + std::to_string(needed) +
-                    " needed (pass a resize policy such as resize_to_fit)");
+  throw usage_error(
+      format_message("nampi: %s: '%s' holds %zu %s, %zu needed (pass a resize policy such as "
+                     "resize_to_fit)",
+                     call, param, holds, holds == 1 ? "element" : "elements", needed)
+          .text);
 }
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_one_value(const char* call,
                                                                    const char* param,
                                                                    std::size_t needed) {
-  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds one value, " +
-                    std::to_string(needed) + " needed");
+  throw usage_error(
+      format_message("nampi: %s: '%s' holds one value, %zu needed", call, param, needed).text);
 }
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_short_array(
     const char* call, const char* param, std::size_t holds, std::size_t needed, const char* peer) {
-  throw usage_error(std::string("nampi: ") + call + ": '" + param + "' holds " +
-                    elements(holds, "entry", "entries") + ", one per " + peer + " (" +
-                    std::to_string(needed) + ") needed");
+  throw usage_error(format_message("nampi: %s: '%s' holds %zu %s, one per %s (%zu) needed", call,
+                                   param, holds, holds == 1 ? "entry" : "entries", peer, needed)
+                        .text);
 }
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_bad_displacements(const char* call,
                                                                            const char* counts,
                                                                            bool negative,
                                                                            long long last) {
-  throw usage_error(std::string("nampi: ") + call + ": " +
-                    (negative ? "'" + std::string(counts) + "' holds a negative count"
-                              : "displacement " + std::to_string(last) +
-                                    " does not fit the displacements' type (give them as "
-                                    "std::vector<MPI_Aint>)"));
+  if (negative)
+    throw usage_error(format_message("nampi: %s: '%s' holds a negative count", call, counts).text);
+  throw usage_error(format_message("nampi: %s: displacement %lld does not fit the displacements' "
+                                   "type (give them as std::vector<MPI_Aint>)",
+                                   call, last)
+                        .text);
 }
 
 // Calls an MPI function and throws mpi_error unless it succeeded. With

@@ -10,7 +10,6 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -107,10 +106,9 @@ class rank_0_identity_slot {
   void finish(const Slots& slots) {
     constexpr std::size_t buffer = slot_index<param_id::send_recv_buf, Slots>();
     constexpr std::size_t op = slot_index<param_id::op, Slots>();
-    if constexpr (buffer < std::tuple_size_v<Slots> && op < std::tuple_size_v<Slots>) {
+    if constexpr (buffer < Slots::size && op < Slots::size) {
       if (!pending_) return;  // not rank 0, or not in place
-      set_rank_0_result(std::get<buffer>(slots).data(), count_, std::get<op>(slots), *this,
-                        "exscan");
+      set_rank_0_result(pick<buffer>(slots).data(), count_, pick<op>(slots), *this, "exscan");
     }
   }
 

@@ -39,8 +39,9 @@ struct large_reduction_entry {
 // One reduction's derived datatype and wrapper op: pass count(), type() and op()
 // where the call had the count, the datatype and the op. A template only so
 // that a unit that includes nampi but makes no such reduction compiles none of
-// it (large_reduction below is the one instance).
-template <typename Unused = void>
+// it (large_reduction below is the one instance); its entries are of the
+// parameter's type, so that nothing in it is bound before that (deferred.hpp).
+template <typename Entry = large_reduction_entry>
 class basic_large_reduction {
  public:
   basic_large_reduction(MPI_Count count, MPI_Datatype element, MPI_Op op)
@@ -68,7 +69,7 @@ class basic_large_reduction {
   // call's count of elements, reduced with the call's op in pieces of 2^30. It
   // cannot throw into MPI: a failure aborts with MPI's message.
   static void reduce_in_pieces(void* in, void* inout, int* len, MPI_Datatype* type) {
-    large_reduction_entry e{};
+    Entry e{};
     if (!find(*type, e)) {
       std::fprintf(stderr,
                    "nampi: a large-count reduction op ran on a datatype it does not know\n");
@@ -96,7 +97,7 @@ class basic_large_reduction {
   // nothing else about the call it serves). MPI may run user ops on its
   // progress threads. A few at a time (one per large reduction in flight): a
   // vector searched in order.
-  static void add(MPI_Datatype type, const large_reduction_entry& entry) {
+  static void add(MPI_Datatype type, const Entry& entry) {
     std::lock_guard lock(mutex());
     entries().push_back({type, entry});
   }
@@ -111,7 +112,7 @@ class basic_large_reduction {
       }
     }
   }
-  static bool find(MPI_Datatype type, large_reduction_entry& entry) {
+  static bool find(MPI_Datatype type, Entry& entry) {
     std::lock_guard lock(mutex());
     for (const auto& [t, e] : entries()) {
       if (t == type) {
@@ -125,8 +126,8 @@ class basic_large_reduction {
     static std::mutex m;
     return m;
   }
-  static std::vector<std::pair<MPI_Datatype, large_reduction_entry>>& entries() {
-    static std::vector<std::pair<MPI_Datatype, large_reduction_entry>> e;
+  static std::vector<std::pair<MPI_Datatype, Entry>>& entries() {
+    static std::vector<std::pair<MPI_Datatype, Entry>> e;
     return e;
   }
 

@@ -16,11 +16,24 @@
 namespace nampi::detail {
 
 // "nampi: <call>: '<what>' (<value>) does not fit <into>", built only when the check fails.
+// One instance per error type and signedness: the value goes as the widest integer.
+template <typename Error, typename Wide>
+[[noreturn, gnu::cold, gnu::noinline]] void throw_does_not_fit_wide(Wide value, const char* call,
+                                                                    const char* what,
+                                                                    const char* into) {
+  if constexpr (std::is_signed_v<Wide>)
+    throw Error(
+        format_message("nampi: %s: '%s' (%lld) does not fit %s", call, what, value, into).text);
+  else
+    throw Error(
+        format_message("nampi: %s: '%s' (%llu) does not fit %s", call, what, value, into).text);
+}
 template <typename Error, typename From>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_does_not_fit(From value, const char* call,
-                                                               const char* what, const char* into) {
-  throw Error(std::string("nampi: ") + call + ": '" + what + "' (" + std::to_string(value) +
-              ") does not fit " + into);
+[[noreturn, gnu::always_inline]] inline void throw_does_not_fit(From value, const char* call,
+                                                                const char* what,
+                                                                const char* into) {
+  using Wide = std::conditional_t<std::is_signed_v<From>, long long, unsigned long long>;
+  throw_does_not_fit_wide<Error, Wide>(static_cast<Wide>(value), call, what, into);
 }
 
 // `value` as a To, or Error naming `call`, `what` and what the value goes `into`.

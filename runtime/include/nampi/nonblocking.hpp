@@ -23,7 +23,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -41,8 +40,8 @@ template <typename... Args>
 struct finish_result<type_list<Args...>> {
   // The blocking call's result, moved out of the slots.
   template <typename... Slots>
-  static auto from(std::tuple<Slots...>& slots) {
-    return std::apply([](auto&... s) { return make_result<Args...>(s...); }, slots);
+  static auto from(pack<Slots...>& slots) {
+    return apply_pack([](auto&... s) { return make_result<Args...>(s...); }, slots);
   }
 };
 
@@ -55,7 +54,7 @@ constexpr bool reports_status() {
   if constexpr (StatusIndex == no_status) {
     return false;
   } else {
-    using slot = std::tuple_element_t<StatusIndex, std::tuple<Slots...>>;
+    using slot = nth_t<StatusIndex, Slots...>;
     return !std::is_same_v<typename slot::object_type, status_ignored>;
   }
 }
@@ -73,7 +72,7 @@ class [[nodiscard]] nonblocking_result {
 
  public:
   using value_type =
-      decltype(detail::finish_result<ArgList>::from(std::declval<std::tuple<Slots...>&>()));
+      decltype(detail::finish_result<ArgList>::from(std::declval<detail::pack<Slots...>&>()));
   // test(): whether it completed (no value), or the value once it has.
   using test_type = std::conditional_t<std::is_void_v<value_type>, bool, std::optional<value_type>>;
   // The call has a status parameter the caller sees: whoever completes the

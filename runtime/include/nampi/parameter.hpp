@@ -9,11 +9,12 @@
 
 #include <cstddef>
 #include <initializer_list>
-#include <span>  // std::ranges::contiguous_range, lighter than <ranges>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "nampi/contiguous.hpp"
+#include "nampi/pack.hpp"
 
 namespace nampi {
 
@@ -75,7 +76,7 @@ constexpr value_fault value_fault_of() {
     else
       return value_fault::not_integer;
   } else if constexpr (Kind == value_kind::array) {
-    if constexpr (std::ranges::contiguous_range<U> && std::ranges::sized_range<U>)
+    if constexpr (is_buffer_v<U>)
       return value_fault::none;
     else
       return value_fault::not_array;
@@ -167,7 +168,7 @@ template <auto Id, typename... Args>
 constexpr role role_of() {
   constexpr std::size_t i = index_of<Id, Args...>();
   if constexpr (i < sizeof...(Args))
-    return std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>::direction;
+    return std::remove_cvref_t<nth_t<i, Args...>>::direction;
   else
     return role::in;
 }
@@ -182,7 +183,7 @@ template <auto Id, typename... Args>
 constexpr bool creates() {
   constexpr std::size_t i = index_of<Id, Args...>();
   if constexpr (i < sizeof...(Args)) {
-    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    using P = std::remove_cvref_t<nth_t<i, Args...>>;
     return P::direction != role::in && !std::is_reference_v<typename P::storage_type>;
   } else {
     return true;
@@ -194,7 +195,7 @@ template <auto Id, typename... Args>
 constexpr decltype(auto) get_param(Args&... args) {
   constexpr std::size_t i = index_of<Id, Args...>();
   static_assert(i < sizeof...(Args), "nampi internal: parameter lookup without presence check");
-  return std::get<i>(std::tie(args...));
+  return pick<i>(refs(args...));
 }
 
 // Every argument is a named parameter.
@@ -241,8 +242,7 @@ template <auto Id, typename... Args>
 constexpr bool is_serialized() {
   constexpr std::size_t i = index_of<Id, Args...>();
   if constexpr (i < sizeof...(Args))
-    return serialized_buffer<
-        typename std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>::storage_type>;
+    return serialized_buffer<typename std::remove_cvref_t<nth_t<i, Args...>>::storage_type>;
   else
     return false;
 }

@@ -14,7 +14,6 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -31,8 +30,8 @@ struct view_of;
 template <typename... Args>
 struct view_of<type_list<Args...>> {
   template <typename... Slots>
-  static decltype(auto) from(std::tuple<Slots...>& slots) {
-    return std::apply([](auto&... s) -> decltype(auto) { return view_result<Args...>(s...); },
+  static decltype(auto) from(pack<Slots...>& slots) {
+    return apply_pack([](auto&... s) -> decltype(auto) { return view_result<Args...>(s...); },
                       slots);
   }
 };
@@ -130,9 +129,9 @@ class [[nodiscard]] persistent_call {
   // rank 0's buffer to the op's identity, as each blocking call would).
   void completed() {
     started_ = false;
-    std::apply(
+    detail::apply_pack(
         [](auto&... s) {
-          const auto all = std::tie(s...);
+          const auto all = detail::refs(s...);
           (detail::finish_slot(s, all), ...);
         },
         state_.slots());

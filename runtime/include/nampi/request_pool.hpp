@@ -52,6 +52,7 @@
 #include <utility>
 #include <vector>
 
+#include "nampi/deferred.hpp"
 #include "nampi/error.hpp"
 #include "nampi/mpi/handles.hpp"
 #include "nampi/nonblocking.hpp"
@@ -80,9 +81,9 @@ constexpr bool handler_takes() {
 
 // The common part of request_pool and bounded_request_pool: slot i of the
 // pool is requests_[i] (MPI's array) and operations_[i]; free slots hold
-// MPI_REQUEST_NULL, which MPI's completion functions skip. A template only so
-// that a unit that includes nampi but uses no pool compiles none of it (its
-// std::vector members would otherwise be instantiated in every such unit).
+// MPI_REQUEST_NULL, which MPI's completion functions skip. A template, with
+// member types that depend on its parameter (deferred.hpp), only so that a
+// unit that includes nampi but uses no pool compiles none of it.
 template <typename Unused = void>
 class basic_request_pool {
  public:
@@ -235,8 +236,8 @@ class basic_request_pool {
  private:
   // An operation taken out of its slot, with the status MPI reported for it.
   struct finished_operation {
-    pool_operation operation;
-    MPI_Status status;
+    deferred_t<pool_operation, Unused> operation;
+    deferred_t<MPI_Status, Unused> status;
   };
 
   int count() const noexcept { return static_cast<int>(requests_.size()); }
@@ -409,11 +410,12 @@ class basic_request_pool {
 
   std::size_t max_in_flight_ = 0;
   bool bounded_ = false;
-  std::vector<MPI_Request> requests_;
-  std::vector<pool_operation> operations_;
-  std::vector<std::size_t> free_slots_;
-  std::vector<MPI_Status> statuses_;
-  std::vector<int> indices_;
+  // deferred_t: see the class comment.
+  std::vector<deferred_t<MPI_Request, Unused>> requests_;
+  std::vector<deferred_t<pool_operation, Unused>> operations_;
+  std::vector<deferred_t<std::size_t, Unused>> free_slots_;
+  std::vector<deferred_t<MPI_Status, Unused>> statuses_;
+  std::vector<deferred_t<int, Unused>> indices_;
   std::vector<finished_operation> scratch_;
   std::size_t in_flight_ = 0;
   std::size_t needing_status_ = 0;

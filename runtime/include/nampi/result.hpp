@@ -6,10 +6,10 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "nampi/pack.hpp"
 #include "nampi/parameter.hpp"
 
 namespace nampi {
@@ -42,22 +42,22 @@ constexpr std::size_t index_of_id() {
 template <typename... Values>
 class result : public detail::result_extractors<result<Values...>> {
  public:
-  explicit result(Values&&... values) : values_(std::move(values)...) {}
+  explicit result(Values&&... values) : values_{{{std::move(values)}...}} {}
 
   template <std::size_t I>
   auto& get() & {
-    return std::get<I>(values_).value;
+    return detail::pick<I>(values_).value;
   }
   template <std::size_t I>
   const auto& get() const& {
-    return std::get<I>(values_).value;
+    return detail::pick<I>(values_).value;
   }
   template <std::size_t I>
   decltype(auto) get() && {
-    if constexpr (std::is_reference_v<decltype(std::get<I>(values_).value)>)
-      return (std::get<I>(values_).value);  // a view: refers to the call's storage
+    if constexpr (std::is_reference_v<decltype(detail::pick<I>(values_).value)>)
+      return (detail::pick<I>(values_).value);  // a view: refers to the call's storage
     else
-      return std::move(std::get<I>(values_).value);
+      return std::move(detail::pick<I>(values_).value);
   }
 
   template <auto Id>
@@ -69,15 +69,15 @@ class result : public detail::result_extractors<result<Values...>> {
   auto extract() {
     static_assert(contains<Id>, "nampi: this result does not hold that parameter");
     constexpr std::size_t index = detail::index_of_id<Id, Values...>();
-    using V = decltype(std::get<index>(values_).value);
+    using V = decltype(detail::pick<index>(values_).value);
     if constexpr (std::is_reference_v<V>)
-      return std::remove_cvref_t<V>(std::get<index>(values_).value);
+      return std::remove_cvref_t<V>(detail::pick<index>(values_).value);
     else
-      return std::move(std::get<index>(values_).value);
+      return std::move(detail::pick<index>(values_).value);
   }
 
  private:
-  std::tuple<Values...> values_;
+  detail::pack<Values...> values_;
 };
 
 namespace detail {
@@ -134,19 +134,19 @@ void finish_slot(Slot& slot, const Slots& slots) {
 template <typename... Args, typename Primary, typename... Others>
 auto make_result(Primary& primary, Others&... others) {
   constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
-  auto all = std::tie(primary, others...);
+  auto all = refs(primary, others...);
   finish_slot(primary, all);
   (finish_slot(others, all), ...);
   if constexpr (order.size() == 0) {
     return;
   } else if constexpr (order.size() == 1) {
-    return std::get<order[0]>(all).extract();
+    return pick<order[0]>(all).extract();
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return result<returned_value<
-          slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
-          typename slot_type<std::tuple_element_t<order[I], decltype(all)>>::object_type>...>(
-          {std::get<order[I]>(all).extract()}...);
+          slot_type<pack_element_t<order[I], decltype(all)>>::id,
+          typename slot_type<pack_element_t<order[I], decltype(all)>>::object_type>...>(
+          {pick<order[I]>(all).extract()}...);
     }(std::make_index_sequence<order.size()>{});
   }
 }
@@ -156,16 +156,16 @@ auto make_result(Primary& primary, Others&... others) {
 template <typename... Args, typename Primary, typename... Others>
 decltype(auto) view_result(Primary& primary, Others&... others) {
   constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
-  auto all = std::tie(primary, others...);
+  auto all = refs(primary, others...);
   if constexpr (order.size() == 0) {
     return;
   } else if constexpr (order.size() == 1) {
-    return std::get<order[0]>(all).get();
+    return pick<order[0]>(all).get();
   } else {
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return result<returned_value<slot_type<std::tuple_element_t<order[I], decltype(all)>>::id,
-                                   decltype(std::get<order[I]>(all).get())>...>(
-          {std::get<order[I]>(all).get()}...);
+      return result<returned_value<slot_type<pack_element_t<order[I], decltype(all)>>::id,
+                                   decltype(pick<order[I]>(all).get())>...>(
+          {pick<order[I]>(all).get()}...);
     }(std::make_index_sequence<order.size()>{});
   }
 }
@@ -179,5 +179,5 @@ struct std::tuple_size<nampi::result<Values...>>
 
 template <std::size_t I, typename... Values>
 struct std::tuple_element<I, nampi::result<Values...>> {
-  using type = decltype(std::tuple_element_t<I, std::tuple<Values...>>::value);
+  using type = decltype(nampi::detail::nth_t<I, Values...>::value);
 };

@@ -14,10 +14,10 @@
 #include <exception>
 #include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "nampi/contiguous.hpp"
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
@@ -26,39 +26,8 @@
 
 namespace nampi::detail {
 
-// A contiguous range (vector, array, span, C array) vs a single value.
-template <typename T>
-inline constexpr bool is_buffer_v = std::ranges::contiguous_range<T> && std::ranges::sized_range<T>;
-
 template <typename T>
 concept resizable = requires(T& c, std::size_t n) { c.resize(n); };
-
-template <typename T, bool = is_buffer_v<T>>
-struct element_of {
-  using type = std::remove_cv_t<T>;
-};
-template <typename T>
-struct element_of<T, true> {
-  using type = std::ranges::range_value_t<T>;
-};
-template <typename T>
-using element_t = typename element_of<std::remove_cvref_t<T>>::type;
-
-// Data pointer and element count of a buffer or of a single value.
-template <typename T>
-auto* data_of(T& object) {
-  if constexpr (is_buffer_v<std::remove_const_t<T>>)
-    return std::ranges::data(object);
-  else
-    return std::addressof(object);
-}
-template <typename T>
-std::size_t size_of(const T& object) {
-  if constexpr (is_buffer_v<T>)
-    return std::ranges::size(object);
-  else
-    return 1;
-}
 
 // The Default a call gives a buffer it serializes one value per rank (spec key
 // serialized_per_rank: scatterv's and alltoallv's send_buf). Such a buffer is
@@ -72,7 +41,7 @@ template <auto Id, typename... Args>
 constexpr bool serialized_range() {
   constexpr std::size_t i = index_of<Id, Args...>();
   if constexpr (i < sizeof...(Args)) {
-    using P = std::remove_cvref_t<std::tuple_element_t<i, std::tuple<Args...>>>;
+    using P = std::remove_cvref_t<nth_t<i, Args...>>;
     using S = std::remove_cvref_t<typename P::storage_type>;
     if constexpr (serialized_buffer<S>) return std::ranges::sized_range<typename S::value_type>;
   }
@@ -103,22 +72,22 @@ constexpr bool slot_has_id() {
     return false;
 }
 
-// The index of parameter Id's slot in a tuple of a call's slots (the tuple's size if none).
+// The index of parameter Id's slot in a pack of a call's slots (the pack's size if none).
 template <auto Id, typename Slots>
 constexpr std::size_t slot_index() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     std::size_t found = sizeof...(I);
-    (void)((slot_has_id<Id, std::tuple_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
+    (void)((slot_has_id<Id, pack_element_t<I, Slots>>() ? (found = I, true) : false) || ...);
     return found;
-  }(std::make_index_sequence<std::tuple_size_v<Slots>>{});
+  }(std::make_index_sequence<Slots::size>{});
 }
 
 // Parameter Id's slot among a call's slots (which must have it).
 template <auto Id, typename Slots>
 const auto& slot_with_id(const Slots& slots) {
   constexpr std::size_t index = slot_index<Id, Slots>();
-  static_assert(index < std::tuple_size_v<Slots>, "nampi internal: the call has no such slot");
-  return std::get<index>(slots);
+  static_assert(index < Slots::size, "nampi internal: the call has no such slot");
+  return pick<index>(slots);
 }
 
 // Reads a value the caller gave. Holds a reference into the argument object,

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 
 #include "nampi/parameter.hpp"
@@ -63,7 +62,7 @@ constexpr bool takes_all() {
   if constexpr (first == sizeof...(Args)) {
     return true;
   } else {
-    constexpr auto id = std::remove_cvref_t<std::tuple_element_t<first, std::tuple<Args...>>>::id;
+    constexpr auto id = std::remove_cvref_t<nth_t<first, Args...>>::id;
     if constexpr (Call::in_place)
       return ignored_in_place<Call, id>::value;
     else
