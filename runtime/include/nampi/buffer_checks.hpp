@@ -76,8 +76,8 @@ class typed_target {
       // one in NAMPI_CHECK's lambda.
       const auto span = type_span<E>(*type_, n);
       const MPI_Aint begin = span.first, end = span.second;
-      NAMPI_CHECK(begin >= 0, std::string(call) + ": '" + param_name(TypeSlot::id) +
-                                  "' reaches before the start of '" + param_name(Slot::id) + "'");
+      NAMPI_CHECK(begin >= 0, "%s: '%s' reaches before the start of '%s'", call,
+                  param_name(TypeSlot::id), param_name(Slot::id));
       slot_->resize_for((static_cast<std::size_t>(end) + sizeof(E) - 1) / sizeof(E), call, check);
     }
   }
@@ -110,17 +110,16 @@ template <typename Buffer, typename Count, typename TypeSlot>
       if constexpr (!always && !TypeSlot::computed && !requires { type.get().span(0); }) {
         if (c_value(type.get()) != mpi_datatype<E>()) return;
       }
-      NAMPI_CHECK(partitions > 0, std::string(call) + ": partitions must be positive, got " +
-                                      std::to_string(partitions));
+      NAMPI_CHECK(partitions > 0, "%s: partitions must be positive, got %d", call, partitions);
       const auto n = static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(partitions);
       const auto span = type_span<E>(type, n);  // not a structured binding, as above
       const MPI_Aint begin = span.first, end = span.second;
       const auto bytes = static_cast<MPI_Aint>(buffer.size() * sizeof(E));
       NAMPI_CHECK(begin >= 0 && end <= bytes,
-                  std::string(call) + ": " + std::to_string(n) + " elements of '" +
-                      param_name(TypeSlot::id) + "' span bytes [" + std::to_string(begin) + ", " +
-                      std::to_string(end) + "), but '" + param_name(Buffer::id) + "' holds " +
-                      elements(static_cast<std::size_t>(bytes), "byte"));
+                  "%s: %zu elements of '%s' span bytes [%lld, %lld), but '%s' holds %lld %s", call,
+                  n, param_name(TypeSlot::id), static_cast<long long>(begin),
+                  static_cast<long long>(end), param_name(Buffer::id),
+                  static_cast<long long>(bytes), bytes == 1 ? "byte" : "bytes");
     }
   }
 }

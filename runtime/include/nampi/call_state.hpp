@@ -66,7 +66,7 @@ class call_state {
 
   // `what`() needs a held call; `gone` says why there is none.
   void check_holds(const char* what, const char* gone) const {
-    NAMPI_ASSERT(held_ != nullptr, std::string(call_) + ": " + what + "() " + gone);
+    NAMPI_ASSERT(held_ != nullptr, "%s: %s() %s", call_, what, gone);
     (void)what;
     (void)gone;
   }

@@ -160,9 +160,8 @@ class datatype {
   }
   static void same_length(const char* builder, const char* array, std::size_t size,
                           std::size_t count) {
-    NAMPI_CHECK(size == count, std::string("datatype::") + builder + ": '" + array + "' holds " +
-                                   std::to_string(size) + " entries, " + std::to_string(count) +
-                                   " needed (one per block)");
+    NAMPI_CHECK(size == count, "datatype::%s: '%s' holds %zu entries, %zu needed (one per block)",
+                builder, array, size, count);
   }
 
   mpi::unique_datatype owned_;

@@ -6,6 +6,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -94,19 +95,16 @@ class usage_error : public std::logic_error {
 
 namespace detail {
 
-// "1 element", "3 elements", "2 entries": for messages about sizes.
-inline std::string elements(std::size_t n, const char* noun = "element",
-                            const char* nouns = nullptr) {
-  return std::to_string(n) + " " +
-         (n == 1  ? std::string(noun)
-          : nouns ? std::string(nouns)
-                  : std::string(noun) + "s");
-}
-
-// Throws the usage_error NAMPI_CHECK reports; `message` builds its text.
-template <typename Message>
-[[noreturn, gnu::cold, gnu::noinline]] void throw_usage_error(Message&& message) {
-  throw usage_error(std::string("nampi: ") + message());
+// Throws the usage_error NAMPI_CHECK reports: "nampi: " and the printf-style message.
+[[noreturn, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] inline void throw_usage_error(
+    const char* format, ...) {
+  message_text m;
+  std::memcpy(m.text, "nampi: ", 7);
+  std::va_list args;
+  va_start(args, format);
+  std::vsnprintf(m.text + 7, sizeof m.text - 7, format, args);
+  va_end(args);
+  throw usage_error(m.text);
 }
 
 // The usage errors of the size checks on every call's path, out of line with
@@ -145,6 +143,12 @@ template <typename Message>
                         .text);
 }
 
+// Out of line: an MPI call site costs a compare, a branch and a call, not the
+// exception's construction and unwinding code.
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_mpi_error(const char* name, int code) {
+  throw mpi_error(name, code);
+}
+
 // Calls an MPI function and throws mpi_error unless it succeeded. With
 // NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call
 // returns, so there is no code to check.
@@ -156,7 +160,7 @@ inline void call_mpi(const char* name, Function function, Args... args) {
   } else {
     const int code = function(args...);
     if (code != MPI_SUCCESS) [[unlikely]]
-      throw mpi_error(name, code);
+      throw_mpi_error(name, code);
   }
 }
 
@@ -172,12 +176,13 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 //    plain MPI trusts too. They follow `assert`: on in debug builds, off with
 //    NDEBUG, so that a call with everything given costs what hand-written MPI
 //    costs. Define NAMPI_ASSERTION_LEVEL (0 or 1) to choose either way.
-// The message is built in a cold function of its own, only when the check fails,
-// so that a check costs its caller a compare and a branch and stays inlinable.
-#define NAMPI_CHECK(condition, message)                                               \
-  do {                                                                                \
-    if (!(condition)) [[unlikely]]                                                    \
-      ::nampi::detail::throw_usage_error([&]() -> std::string { return (message); }); \
+// The message (printf-style: a format and its values) is built in one cold
+// function, only when the check fails, so that a check costs its caller a
+// compare, a branch and a call, and compiles no string code (issue 14).
+#define NAMPI_CHECK(condition, ...)                    \
+  do {                                                 \
+    if (!(condition)) [[unlikely]]                     \
+      ::nampi::detail::throw_usage_error(__VA_ARGS__); \
   } while (false)
 
 #ifndef NAMPI_ASSERTION_LEVEL
@@ -189,25 +194,25 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 #endif
 
 #if NAMPI_ASSERTION_LEVEL > 0
-#define NAMPI_ASSERT(condition, message) NAMPI_CHECK(condition, message)
+#define NAMPI_ASSERT(condition, ...) NAMPI_CHECK(condition, __VA_ARGS__)
 #else
 // Off: the condition and message are still named (so no parameter reads as
 // unused), never evaluated.
-#define NAMPI_ASSERT(condition, message) \
-  do {                                   \
-    if constexpr (false) {               \
-      (void)(condition);                 \
-      (void)(message);                   \
-    }                                    \
+#define NAMPI_ASSERT(condition, ...)                   \
+  do {                                                 \
+    if constexpr (false) {                             \
+      (void)(condition);                               \
+      ::nampi::detail::throw_usage_error(__VA_ARGS__); \
+    }                                                  \
   } while (false)
 #endif
 
 // NAMPI_CHECK where `always` (a size nampi computed), else NAMPI_ASSERT; `always`
 // is a constant expression.
-#define NAMPI_CHECK_IF(always, condition, message)         \
+#define NAMPI_CHECK_IF(always, condition, ...)             \
   do {                                                     \
     if constexpr ((always) || NAMPI_ASSERTION_LEVEL > 0) { \
-      NAMPI_CHECK(condition, message);                     \
+      NAMPI_CHECK(condition, __VA_ARGS__);                 \
     }                                                      \
   } while (false)
 

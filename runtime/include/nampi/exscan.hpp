@@ -78,9 +78,8 @@ void set_rank_0_result(T* data, std::size_t n, const Op& op, const Values& value
   if constexpr (std::is_same_v<V, rank_0_identity>) {
     if (const std::optional<T> identity = op_identity<T>(op.get())) std::fill_n(data, n, *identity);
   } else if constexpr (is_buffer_v<V>) {
-    NAMPI_ASSERT(values.size() == n, std::string(call) + ": values_on_rank_0 holds " +
-                                         std::to_string(values.size()) + " values, the result " +
-                                         std::to_string(n));
+    NAMPI_ASSERT(values.size() == n, "%s: values_on_rank_0 holds %zu values, the result %zu", call,
+                 static_cast<std::size_t>(values.size()), n);
     std::copy(values.data(), values.data() + std::min(n, values.size()), data);
   } else {
     std::fill_n(data, n, static_cast<T>(values.get()));  // one value for every element

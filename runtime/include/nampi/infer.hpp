@@ -49,9 +49,9 @@ inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
     return {count, count};
   }
   NAMPI_CHECK(kind == MPI_DIST_GRAPH,
-              std::string(ctx.call) +
-                  ": the communicator has no topology (create one with cart_create, "
-                  "graph_create or dist_graph_create(_adjacent))");
+              "%s: the communicator has no topology (create one with cart_create, "
+              "graph_create or dist_graph_create(_adjacent))",
+              ctx.call);
   int in = 0, out = 0, weighted = 0;
   call_mpi("MPI_Dist_graph_neighbors_count", MPI_Dist_graph_neighbors_count, ctx.comm, &in, &out,
            &weighted);
@@ -94,9 +94,8 @@ void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
 // The number of elements of a buffer divided evenly among the ranks.
 template <typename Out, typename Buffer>
 void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
-  NAMPI_ASSERT(
-      buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
-      std::string(ctx.call) + ": the buffer size is not a multiple of the communicator size");
+  NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
+               "%s: the buffer size is not a multiple of the communicator size", ctx.call);
   detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call,
                     name_of(out));
 }
@@ -107,11 +106,10 @@ template <typename Out, typename Buffer, typename Partitions>
 void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buffer,
                            const Partitions& partitions) {
   const int n = partitions.get();
-  NAMPI_CHECK(n > 0,
-              std::string(ctx.call) + ": partitions must be positive, got " + std::to_string(n));
+  NAMPI_CHECK(n > 0, "%s: partitions must be positive, got %d", ctx.call, n);
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(n) == 0,
-               std::string(ctx.call) + ": the buffer size " + std::to_string(buffer.size()) +
-                   " is not a multiple of partitions (" + std::to_string(n) + ")");
+               "%s: the buffer size %zu is not a multiple of partitions (%d)", ctx.call,
+               static_cast<std::size_t>(buffer.size()), n);
   detail::set_count(out, buffer.size() / static_cast<std::size_t>(n), ctx.call, name_of(out));
 }
 
@@ -157,9 +155,9 @@ void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const
     return;  // nothing to size or check
   // One array computed, one given: the given one is read as far as the computed one reaches.
   NAMPI_CHECK_IF(Counts::computed != Displs::computed, displs.size() == counts.size(),
-                 std::string(ctx.call) + ": '" + param_name(Displs::id) + "' and '" +
-                     param_name(Counts::id) + "' differ in length (" +
-                     std::to_string(displs.size()) + " and " + std::to_string(counts.size()) + ")");
+                 "%s: '%s' and '%s' differ in length (%zu and %zu)", ctx.call,
+                 param_name(Displs::id), param_name(Counts::id),
+                 static_cast<std::size_t>(displs.size()), static_cast<std::size_t>(counts.size()));
   std::size_t end = 0;
   if constexpr (Displs::computed) {
     // The call computed the displacements as the exclusive scan of the counts
@@ -213,8 +211,7 @@ void size_extent_at_root(Out&& out, const call_context& ctx, const Counts& count
 // A parameter only the root needs: check it there, nothing to compute.
 template <typename Out, typename Root>
 void required_at_root(Out&, const call_context& ctx, const Root& root) {
-  NAMPI_CHECK(ctx.rank != root.get(),
-              std::string(ctx.call) + ": this parameter is required at the root");
+  NAMPI_CHECK(ctx.rank != root.get(), "%s: this parameter is required at the root", ctx.call);
 }
 
 // As exclusive_scan, at the root only.
@@ -260,9 +257,8 @@ void size_count_at_root(Out&& out, const call_context& ctx, const Count& count, 
 // Room for this rank's entry of counts.
 template <typename Out, typename Counts>
 void size_own_count(Out&& out, const call_context& ctx, const Counts& counts) {
-  NAMPI_CHECK(
-      counts.size() >= static_cast<std::size_t>(ctx.size),
-      std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
+  NAMPI_CHECK(counts.size() >= static_cast<std::size_t>(ctx.size),
+              "%s: '%s' needs one entry per rank", ctx.call, param_name(Counts::id));
   out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, always_checked{});
 }
 
@@ -319,9 +315,8 @@ void gather_counts(Out& out, const call_context& ctx, const Count& count, const 
 template <typename Out, typename Counts>
 void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   // A given send_counts was checked by the call (check_length), a computed one is one per rank.
-  NAMPI_ASSERT(
-      send_counts.size() == static_cast<std::size_t>(ctx.size),
-      std::string(ctx.call) + ": '" + param_name(Counts::id) + "' needs one entry per rank");
+  NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
+               "%s: '%s' needs one entry per rank", ctx.call, param_name(Counts::id));
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, name_of(send_counts));
@@ -335,8 +330,8 @@ void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts,
   const bool at_root = ctx.rank == root.get();
   if (at_root)
     NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
-                 std::string(ctx.call) + ": '" + param_name(Counts::id) +
-                     "' needs one entry per rank");  // the call checked a given one
+                 "%s: '%s' needs one entry per rank", ctx.call,
+                 param_name(Counts::id));  // the call checked a given one
   using From = detail::array_element_t<Counts>;
   From mine = 0;
   detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
@@ -385,8 +380,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
   MPI_Status status;
   detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
   const MPI_Count count = detail::element_count(status, detail::c_value(type.get()));
-  NAMPI_CHECK(count != MPI_UNDEFINED,
-              std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  NAMPI_CHECK(count != MPI_UNDEFINED, "%s: message size is not a multiple of the datatype",
+              ctx.call);
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (Tag::computed) tag.set(status.MPI_TAG);
   detail::set_count(out, count, ctx.call, name_of(out));
@@ -396,8 +391,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
 template <typename Out, typename Message, typename Type>
 void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
   const MPI_Count count = detail::element_count(message.get().status, detail::c_value(type.get()));
-  NAMPI_CHECK(count != MPI_UNDEFINED,
-              std::string(ctx.call) + ": message size is not a multiple of the datatype");
+  NAMPI_CHECK(count != MPI_UNDEFINED, "%s: message size is not a multiple of the datatype",
+              ctx.call);
   detail::set_count(out, count, ctx.call, name_of(out));
 }
 
@@ -406,7 +401,7 @@ void message_count(Out& out, const call_context& ctx, const Message& message, co
 // A balanced grid of the communicator's processes in ndims dimensions, by one MPI_Dims_create.
 template <typename Out, typename Ndims>
 void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
-  NAMPI_CHECK(ndims.get() >= 0, std::string(ctx.call) + ": ndims is negative");
+  NAMPI_CHECK(ndims.get() >= 0, "%s: ndims is negative", ctx.call);
   const auto n = static_cast<std::size_t>(ndims.get());
   out.resize_for(n, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + n,
@@ -417,7 +412,7 @@ void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
 // count zeros (false): e.g. no dimension periodic.
 template <typename Out, typename Count>
 void all_false(Out& out, const call_context& ctx, const Count& count) {
-  NAMPI_CHECK(count.get() >= 0, std::string(ctx.call) + ": negative count");
+  NAMPI_CHECK(count.get() >= 0, "%s: negative count", ctx.call);
   const auto n = static_cast<std::size_t>(count.get());
   out.resize_for(n, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + n, 0);
@@ -438,15 +433,13 @@ template <typename Out, typename Buffer>
 void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& buffer) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   if (neighbors.out == 0) {
-    NAMPI_CHECK(
-        buffer.size() == 0,
-        std::string(ctx.call) + ": this process has no out-neighbour to send the buffer to");
+    NAMPI_CHECK(buffer.size() == 0, "%s: this process has no out-neighbour to send the buffer to",
+                ctx.call);
     out.set(0);
     return;
   }
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(neighbors.out) == 0,
-               std::string(ctx.call) +
-                   ": the buffer size is not a multiple of the number of out-neighbours");
+               "%s: the buffer size is not a multiple of the number of out-neighbours", ctx.call);
   detail::set_count(out, buffer.size() / static_cast<std::size_t>(neighbors.out), ctx.call,
                     name_of(out));
 }
@@ -472,8 +465,8 @@ template <typename Out, typename Counts>
 void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(neighbors.out),
-              std::string(ctx.call) + ": " + name_of(send_counts) +
-                  " needs one entry per out-neighbour (" + std::to_string(neighbors.out) + ")");
+              "%s: %s needs one entry per out-neighbour (%d)", ctx.call, name_of(send_counts),
+              neighbors.out);
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, always_checked{});
   std::fill(out.data(), out.data() + in, 0);
@@ -491,9 +484,8 @@ void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& s
 template <typename Out, typename Buffer, typename Root>
 void one_per_rank_at_root(Out&&, const call_context& ctx, const Buffer& buffer, const Root& root) {
   NAMPI_CHECK(ctx.rank != root.get() || buffer.size() >= static_cast<std::size_t>(ctx.size),
-              std::string(ctx.call) + ": the root's send_buf holds " +
-                  std::to_string(buffer.size()) + " values, one per rank (" +
-                  std::to_string(ctx.size) + ") needed");
+              "%s: the root's send_buf holds %zu values, one per rank (%d) needed", ctx.call,
+              static_cast<std::size_t>(buffer.size()), ctx.size);
 }
 
 }  // namespace nampi::infer

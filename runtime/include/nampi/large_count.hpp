@@ -129,7 +129,8 @@ class large_count_type {
     constexpr MPI_Count block = MPI_Count{1} << 30;
     const MPI_Count blocks = count / block;
     const MPI_Count rest = count % block;
-    NAMPI_ASSERT(std::in_range<int>(blocks), "count " + std::to_string(count) + " is too large");
+    NAMPI_ASSERT(std::in_range<int>(blocks), "count %lld is too large",
+                 static_cast<long long>(count));
     MPI_Datatype body = MPI_DATATYPE_NULL;
     call_mpi("MPI_Type_vector", MPI_Type_vector, static_cast<int>(blocks), static_cast<int>(block),
              static_cast<int>(block), type, &body);

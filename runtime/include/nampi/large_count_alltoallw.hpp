@@ -98,8 +98,8 @@ inline MPI_Aint extent_of(MPI_Datatype type) {
 inline void require_intracommunicator(const call_context& ctx) {
   int inter = 0;
   call_mpi("MPI_Comm_test_inter", MPI_Comm_test_inter, ctx.comm, &inter);
-  NAMPI_ASSERT(!inter, std::string("nampi: ") + ctx.call +
-                           ": large counts on an intercommunicator need the MPI's _c function");
+  NAMPI_ASSERT(!inter, "%s: large counts on an intercommunicator need the MPI's _c function",
+               ctx.call);
 }
 
 // Both sides of the exchange, and with whom: every rank, or the topology's neighbours.

@@ -135,9 +135,8 @@ class [[nodiscard]] nonblocking_result {
   // MPI_STATUS_IGNORE. Issues no MPI call; the result is empty afterwards.
   value_type take_completed(const MPI_Status* status) {
     check_holds("take_completed");
-    NAMPI_ASSERT(
-        state_.request() == MPI_REQUEST_NULL,
-        std::string(state_.call()) + ": take_completed() on a request that is still pending");
+    NAMPI_ASSERT(state_.request() == MPI_REQUEST_NULL,
+                 "%s: take_completed() on a request that is still pending", state_.call());
     if constexpr (has_status) {
       if (status != MPI_STATUS_IGNORE) *state_.status() = *status;
     } else {

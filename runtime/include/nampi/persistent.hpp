@@ -118,8 +118,7 @@ class [[nodiscard]] persistent_call {
   // request of a started call.
   MPI_Request started_request(const char* what) const {
     check_holds(what);
-    NAMPI_ASSERT(started_, std::string(state_.call()) + ": " + what +
-                               "() needs a started call (start first)");
+    NAMPI_ASSERT(started_, "%s: %s() needs a started call (start first)", state_.call(), what);
     return state_.request();
   }
   const char* call_name() const noexcept { return state_.call(); }
@@ -140,8 +139,7 @@ class [[nodiscard]] persistent_call {
   void check_holds(const char* what) const { state_.check_holds(what, "on a moved-from call"); }
   void check_idle(const char* what) const {
     check_holds(what);
-    NAMPI_ASSERT(!started_, std::string(state_.call()) + ": " + what +
-                                "() while a start is pending (wait first)");
+    NAMPI_ASSERT(!started_, "%s: %s() while a start is pending (wait first)", state_.call(), what);
   }
 
   // Completes a pending start, then frees the request (MPI_Request_free).

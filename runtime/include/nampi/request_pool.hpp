@@ -146,7 +146,7 @@ class basic_request_pool {
                       std::is_invocable_v<handler_type&>,
                   "nampi: request_pool::add: a raw request's handler takes a const MPI_Status& "
                   "or nothing");
-    NAMPI_ASSERT(request != MPI_REQUEST_NULL,
+    NAMPI_ASSERT(request != MPI_REQUEST_NULL, "%s",
                  "request_pool::add: MPI_REQUEST_NULL has nothing to complete");
     insert(request, [&] {
       return pool_operation(raw_request_completion<handler_type>{std::forward<Handler>(handler)});
@@ -262,7 +262,7 @@ class basic_request_pool {
       slot = free_slots_.back();
       free_slots_.pop_back();
     } else {
-      NAMPI_ASSERT(requests_.size() < static_cast<std::size_t>(INT_MAX),
+      NAMPI_ASSERT(requests_.size() < static_cast<std::size_t>(INT_MAX), "%s",
                    "request_pool: more requests in flight than MPI can count (INT_MAX)");
       if (requests_.size() == requests_.capacity()) grow();
       slot = requests_.size();

@@ -38,9 +38,8 @@ inline void check_tag_value([[maybe_unused]] const call_context& ctx,
     if (tag >= 0 && tag <= guaranteed_tag_ub) [[likely]]
       return;
     if (any_allowed && tag == MPI_ANY_TAG) return;
-    NAMPI_ASSERT(tag >= 0 && tag <= tag_upper_bound(),
-                 std::string(ctx.call) + ": tag " + std::to_string(tag) +
-                     " is outside 0..MPI_TAG_UB" + (any_allowed ? " (and not MPI_ANY_TAG)" : ""));
+    NAMPI_ASSERT(tag >= 0 && tag <= tag_upper_bound(), "%s: tag %lld is outside 0..MPI_TAG_UB%s",
+                 ctx.call, tag, any_allowed ? " (and not MPI_ANY_TAG)" : "");
   }
 }
 

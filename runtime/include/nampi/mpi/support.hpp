@@ -55,9 +55,8 @@ inline void check_same_length([[maybe_unused]] const char* function,
                               [[maybe_unused]] const char* parameter,
                               [[maybe_unused]] std::size_t size, [[maybe_unused]] const char* first,
                               [[maybe_unused]] std::size_t first_size) {
-  NAMPI_ASSERT(size == first_size, std::string(function) + ": " + parameter + " has " +
-                                       std::to_string(size) + " elements, " + first + " has " +
-                                       std::to_string(first_size));
+  NAMPI_ASSERT(size == first_size, "%s: %s has %zu elements, %s has %zu", function, parameter, size,
+               first, first_size);
 }
 
 // A span of strong handles as the array of C handles MPI reads or writes.
