@@ -20,6 +20,7 @@ class scratch_array {
 
  public:
   using value_type = T;
+  using nampi_contiguous = void;  // a buffer, known by its type (contiguous.hpp)
 
   scratch_array() = default;
   explicit scratch_array(std::size_t n)
