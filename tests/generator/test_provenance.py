@@ -53,18 +53,18 @@ def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
 
 
 NEW_PARAMETERS = """
-color:
-  doc: Ranks giving the same color end up in the same new communicator.
+local_leader:
+  doc: The rank of this group's leader in the local communicator (intercommunicator creation).
   to_mpi: value
   takes: integer
   storage: int
-  factories: {in: color}
-key:
-  doc: Orders the ranks within their new communicator.
+  factories: {in: local_leader}
+remote_leader:
+  doc: The rank of the other group's leader in the peer communicator (intercommunicator creation).
   to_mpi: value
   takes: integer
   storage: int
-  factories: {in: key}
+  factories: {in: remote_leader}
 """
 
 
@@ -79,4 +79,4 @@ def test_adding_parameters_leaves_the_call_headers_alone(tmp_path):
     after = build(tmp_path)
     changed = sorted(name for name in after if before.get(name) != after[name])
     assert changed == ["include/nampi/generated/parameters.hpp"]
-    assert "color(T&& value)" in after["include/nampi/generated/parameters.hpp"]
+    assert "local_leader(T&& value)" in after["include/nampi/generated/parameters.hpp"]

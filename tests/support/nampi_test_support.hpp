@@ -181,6 +181,13 @@ inline int topology_of(const nampi::Communicator& comm) {
   return kind;
 }
 
+// MPI_Comm_compare of two communicators: MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL.
+inline int compare(const nampi::Communicator& a, const nampi::Communicator& b) {
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(a.mpi_communicator(), b.mpi_communicator(), &result);
+  return result;
+}
+
 // A distributed graph's neighbours of this process (MPI_Dist_graph_neighbors).
 struct dist_graph_neighbours {
   std::vector<int> sources;

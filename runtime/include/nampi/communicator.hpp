@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
 #include <utility>
 
 #include "nampi/call_support.hpp"
@@ -47,6 +48,15 @@ class Communicator : public generated::all_calls<Communicator> {
   // MPI_COMM_NULL: what a rank left out of a new communicator gets (rank
   // MPI_UNDEFINED, size 0); no call can run on it.
   bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
+
+  // Ends the program on every process of this communicator's job (MPI_Abort),
+  // with `errorcode` as the exit status where the environment allows. No
+  // destructor runs; MPI_Abort does not return, and should it, std::abort ends
+  // this process.
+  [[noreturn]] void abort(int errorcode) const noexcept {
+    MPI_Abort(comm_, errorcode);
+    std::abort();
+  }
 
   // What the inference rules of a call need to know (see infer.hpp).
   detail::call_context call_context(const char* call) const noexcept {

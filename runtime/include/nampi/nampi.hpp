@@ -16,5 +16,6 @@
 #include "nampi/ops.hpp"
 #include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
+#include "nampi/wtime.hpp"
 
 #endif  // C++20

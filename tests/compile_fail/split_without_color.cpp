@@ -1,0 +1,11 @@
+// Misuse: split without a color (which ranks go together is the caller's to say).
+// expect-error: nampi: split: missing required parameter 'color'
+#include <nampi/nampi.hpp>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  auto half = comm.split(key(comm.rank()));
+}

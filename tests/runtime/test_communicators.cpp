@@ -1,0 +1,85 @@
+// Communicator management as named calls (spec/bindings/communicators.yaml),
+// beyond what the generated call tests check: a rank left out gets a null
+// communicator, keys reorder, a duplicate is a separate context, the new
+// communicators carry calls; and nampi::wtime.
+#include <doctest/doctest.h>
+
+#include <nampi/nampi.hpp>
+#include <vector>
+
+#include "nampi_test_support.hpp"
+
+using namespace nampi::params;
+
+TEST_CASE("split: color MPI_UNDEFINED leaves a rank out with a null communicator") {
+  nampi::Communicator comm;
+  const int rank = comm.rank();
+  const int size = comm.size();
+  // Ranks 0, 2, 4, ... join; the others are left out.
+  nampi::OwnedCommunicator even = comm.split(color(rank % 2 == 0 ? 0 : MPI_UNDEFINED));
+  if (rank % 2 == 0) {
+    REQUIRE_FALSE(even.is_null());
+    CHECK(even.size() == (size + 1) / 2);
+    CHECK(even.rank() == rank / 2);
+    // The new communicator carries named calls: the sum of the old ranks of its members.
+    int expected = 0;
+    for (int r = 0; r < size; r += 2) expected += r;
+    CHECK(even.allreduce_single(send_buf(rank), op(std::plus<>{})) == expected);
+  } else {
+    CHECK(even.is_null());
+    CHECK(even.size() == 0);
+    CHECK(even.rank() == MPI_UNDEFINED);
+  }
+}
+
+TEST_CASE("split: key orders the new ranks; equal keys keep the old order") {
+  nampi::Communicator comm;
+  const int rank = comm.rank();
+  const int size = comm.size();
+  nampi::OwnedCommunicator reversed = comm.split(color(0), key(size - rank));
+  CHECK(reversed.size() == size);
+  CHECK(reversed.rank() == size - 1 - rank);
+  // Every rank's old rank, gathered in the new order: size - 1, ..., 0.
+  std::vector<int> expected;
+  for (int r = size - 1; r >= 0; --r) expected.push_back(r);
+  CHECK(reversed.allgather(send_buf(rank)) == expected);
+
+  nampi::OwnedCommunicator same = comm.split(color(0), key(7));
+  CHECK(same.rank() == rank);
+}
+
+TEST_CASE("dup: a separate context (a message on the duplicate is not seen on the original)") {
+  nampi::Communicator comm;
+  const int rank = comm.rank();
+  const int size = comm.size();
+  nampi::OwnedCommunicator twin = comm.dup();
+  CHECK(nampi_test::compare(twin, comm) == MPI_CONGRUENT);
+  if (size < 2) return;
+  if (rank == 0) twin.send(send_buf(42), dest(1), tag(5));
+  if (rank == 1) {
+    // The message is on its way on `twin`: `comm` never sees it, `twin` does.
+    int flag = 0;
+    MPI_Status status;
+    MPI_Probe(twin.mpi_communicator(), 0, 5, &status);
+    MPI_Iprobe(comm.mpi_communicator(), 0, 5, &flag, MPI_STATUS_IGNORE);
+    CHECK(flag == 0);
+    CHECK(twin.recv_single<int>(source(0), tag(5)) == 42);
+  }
+}
+
+TEST_CASE("split_type: by default the ranks that share memory (one node here)") {
+  nampi::Communicator comm;
+  nampi::OwnedCommunicator node = comm.split_type();
+  CHECK(node.size() == comm.size());
+  CHECK(node.rank() == comm.rank());
+}
+
+TEST_CASE("wtime advances; wtick is its resolution") {
+  const double start = nampi::wtime();
+  const double tick = nampi::wtick();
+  CHECK(tick > 0.0);
+  CHECK(tick < 1.0);
+  double now = nampi::wtime();
+  while (now <= start) now = nampi::wtime();
+  CHECK(now > start);
+}
