@@ -60,9 +60,10 @@ TEST_CASE("dup: a separate context (a message on the duplicate is not seen on th
     // The message is on its way on `twin`: `comm` never sees it, `twin` does.
     int flag = 0;
     MPI_Status status;
-    MPI_Probe(twin.mpi_communicator(), 0, 5, &status);
-    MPI_Iprobe(comm.mpi_communicator(), 0, 5, &flag, MPI_STATUS_IGNORE);
+    REQUIRE(MPI_Probe(0, 5, twin.mpi_communicator(), &status) == MPI_SUCCESS);
+    REQUIRE(MPI_Iprobe(0, 5, comm.mpi_communicator(), &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS);
     CHECK(flag == 0);
+    CHECK(status.MPI_SOURCE == 0);
     CHECK(twin.recv_single<int>(source(0), tag(5)) == 42);
   }
 }
