@@ -14,6 +14,7 @@
 namespace nampi {
 
 class OwnedCommunicator;
+class group;  // nampi/group.hpp
 
 class Communicator : public generated::all_calls<Communicator> {
  public:
@@ -48,6 +49,9 @@ class Communicator : public generated::all_calls<Communicator> {
   // MPI_COMM_NULL: what a rank left out of a new communicator gets (rank
   // MPI_UNDEFINED, size 0); no call can run on it.
   bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
+
+  // The communicator's group (MPI_Comm_group; nampi/group.hpp).
+  nampi::group group() const;
 
   // Ends the program on every process of this communicator's job (MPI_Abort),
   // with `errorcode` as the exit status where the environment allows. No

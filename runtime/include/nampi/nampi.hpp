@@ -12,6 +12,7 @@
 #include "nampi/environment.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
+#include "nampi/group.hpp"
 #include "nampi/message.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/request_pool.hpp"

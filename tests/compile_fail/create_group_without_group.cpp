@@ -1,0 +1,11 @@
+// Misuse: create_group without the group of the new communicator.
+// expect-error: nampi: create_group: missing required parameter 'group'
+#include <nampi/nampi.hpp>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  auto made = comm.create_group(tag(1));
+}
