@@ -7,6 +7,8 @@
 #include <nampi/nampi.hpp>
 #include <vector>
 
+#include "nampi_test_support.hpp"
+
 using namespace nampi::params;
 
 namespace {
@@ -45,9 +47,7 @@ TEST_CASE("incl, excl, range_incl, range_excl") {
   CHECK(all.range_excl({{0, size - 1, 2}}).compare(odd) == MPI_IDENT);
 
   // The same members in another order: similar, not identical.
-  std::vector<int> reversed;
-  for (int r = size - 1; r >= 0; --r) reversed.push_back(r);
-  const nampi::group backwards = all.incl(reversed);
+  const nampi::group backwards = all.incl(nampi_test::reversed_ranks(size));
   CHECK(backwards.rank() == size - 1 - rank);
   CHECK(backwards.compare(all) == (size == 1 ? MPI_IDENT : MPI_SIMILAR));
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <nampi/nampi.hpp>
+#include <nampi/session.hpp>  // sessions are opt-in: their typed-layer calls cost every unit otherwise
 #include <string>
 #include <vector>
 

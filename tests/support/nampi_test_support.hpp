@@ -181,6 +181,13 @@ inline int topology_of(const nampi::Communicator& comm) {
   return kind;
 }
 
+// The ranks size - 1, ..., 0: everyone, in reverse order.
+inline std::vector<int> reversed_ranks(int size) {
+  std::vector<int> ranks;
+  for (int r = size - 1; r >= 0; --r) ranks.push_back(r);
+  return ranks;
+}
+
 // MPI_Comm_compare of two communicators: MPI_IDENT, MPI_CONGRUENT, MPI_SIMILAR or MPI_UNEQUAL.
 inline int compare(const nampi::Communicator& a, const nampi::Communicator& b) {
   int result = MPI_UNEQUAL;

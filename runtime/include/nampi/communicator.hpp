@@ -14,7 +14,11 @@
 namespace nampi {
 
 class OwnedCommunicator;
-class group;  // nampi/group.hpp
+namespace detail {
+template <typename Unused>
+class basic_group;
+}
+using group = detail::basic_group<void>;  // nampi/group.hpp
 
 class Communicator : public generated::all_calls<Communicator> {
  public:

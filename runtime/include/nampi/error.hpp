@@ -6,7 +6,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -33,12 +32,16 @@ namespace detail {
 struct message_text {
   char text[MPI_MAX_ERROR_STRING + 512];
 };
+[[gnu::cold]] inline message_text vformat_message(const char* format, std::va_list args) {
+  message_text m;
+  std::vsnprintf(m.text, sizeof m.text, format, args);
+  return m;
+}
 [[gnu::cold, gnu::format(printf, 1, 2)]] inline message_text format_message(const char* format,
                                                                             ...) {
-  message_text m;
   std::va_list args;
   va_start(args, format);
-  std::vsnprintf(m.text, sizeof m.text, format, args);
+  const message_text m = vformat_message(format, args);
   va_end(args);
   return m;
 }
@@ -58,22 +61,20 @@ class mpi_error : public std::runtime_error {
   int error_class() const noexcept { return class_; }
   const char* call() const noexcept { return call_; }
 
-  static std::string error_string(int code) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
-      return "unknown MPI error " + std::to_string(code);
-    return std::string(text, static_cast<std::size_t>(length));
-  }
+  static std::string error_string(int code) { return describe(code).text; }
 
  private:
-  // "<call>: <MPI's error string>".
-  [[gnu::cold]] static detail::message_text message(const char* call, int code) {
+  // MPI's error string for `code`.
+  [[gnu::cold]] static detail::message_text describe(int code) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
     if (MPI_Error_string(code, text, &length) != MPI_SUCCESS)
-      return detail::format_message("%s: unknown MPI error %d", call, code);
-    return detail::format_message("%s: %.*s", call, length, text);
+      return detail::format_message("unknown MPI error %d", code);
+    return detail::format_message("%.*s", length, text);
+  }
+  // "<call>: <MPI's error string>".
+  [[gnu::cold]] static detail::message_text message(const char* call, int code) {
+    return detail::format_message("%s: %s", call, describe(code).text);
   }
   static int error_class(int code) {
     int cls = code;
@@ -98,13 +99,11 @@ namespace detail {
 // Throws the usage_error NAMPI_CHECK reports: "nampi: " and the printf-style message.
 [[noreturn, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] inline void throw_usage_error(
     const char* format, ...) {
-  message_text m;
-  std::memcpy(m.text, "nampi: ", 7);
   std::va_list args;
   va_start(args, format);
-  std::vsnprintf(m.text + 7, sizeof m.text - 7, format, args);
+  const message_text body = vformat_message(format, args);
   va_end(args);
-  throw usage_error(m.text);
+  throw usage_error(format_message("nampi: %s", body.text).text);
 }
 
 // The usage errors of the size checks on every call's path, out of line with

@@ -16,7 +16,6 @@
 #include "nampi/message.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/request_pool.hpp"
-#include "nampi/session.hpp"
 #include "nampi/types.hpp"
 #include "nampi/wtime.hpp"
 

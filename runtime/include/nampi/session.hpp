@@ -16,9 +16,12 @@
 #include "nampi/communicator.hpp"
 #include "nampi/config.h"
 #include "nampi/deferred.hpp"
-#include "nampi/error.hpp"
 #include "nampi/group.hpp"
+#include "nampi/mpi/communicators.hpp"
 #include "nampi/mpi/handles.hpp"
+#include "nampi/mpi/info.hpp"
+#include "nampi/mpi/process.hpp"
+#include "nampi/std_parts.hpp"
 
 #if defined(NAMPI_HAVE_MPI_SESSION_INIT) && defined(NAMPI_HAVE_MPI_SESSION_FINALIZE) && \
     defined(NAMPI_HAVE_MPI_SESSION_GET_NUM_PSETS) &&                                    \
@@ -31,95 +34,78 @@
 namespace nampi {
 namespace detail {
 
-// A template with one instance (Session below) so that a unit that includes
-// nampi but opens no session compiles none of it (deferred.hpp).
+// An owner of the typed layer's session handle; each member is the typed
+// layer's function of the same MPI call (nampi/mpi/process.hpp). A template
+// with one instance (Session below) so that a unit that includes nampi but
+// opens no session compiles none of it (deferred.hpp).
 template <typename Unused = void>
 class basic_session {
   using text = deferred_t<std::string, Unused>;
 
  public:
   // MPI_Session_init, with errors returned (and thrown as nampi::mpi_error).
-  basic_session() {
-    MPI_Session s = MPI_SESSION_NULL;
-    detail::call_mpi("MPI_Session_init", MPI_Session_init, MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
-    owner_ = mpi::unique_session(mpi::detail::adopt_new, mpi::session(s));
-  }
-  basic_session(const basic_session&) = delete;
-  basic_session& operator=(const basic_session&) = delete;
-  basic_session(basic_session&&) noexcept = default;
-  basic_session& operator=(basic_session&&) noexcept = default;
-  ~basic_session() = default;  // owner_ calls MPI_Session_finalize
+  basic_session() : owner_(mpi::session_init(mpi::info(), mpi::errhandler(MPI_ERRORS_RETURN))) {}
 
   MPI_Session mpi_session() const noexcept { return owner_.get(); }
 
   // The names of the process sets this session offers, in MPI's order.
   std::vector<text> pset_names() const {
-    int n = 0;
-    detail::call_mpi("MPI_Session_get_num_psets", MPI_Session_get_num_psets, owner_.get(),
-                     MPI_INFO_NULL, &n);
+    const int n = mpi::session_get_num_psets(owner_, mpi::info());
     std::vector<text> names;
     names.reserve(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) {
-      char probe[1] = {};  // the length (with its terminating null) first, as below
-      int length = 0;
-      detail::call_mpi("MPI_Session_get_nth_pset", MPI_Session_get_nth_pset, owner_.get(),
-                       MPI_INFO_NULL, i, &length, probe);
-      text name(static_cast<std::size_t>(length), '\0');
-      detail::call_mpi("MPI_Session_get_nth_pset", MPI_Session_get_nth_pset, owner_.get(),
-                       MPI_INFO_NULL, i, &length, name.data());
-      name.resize(name.find('\0') == text::npos ? name.size() : name.find('\0'));
-      names.push_back(std::move(name));
-    }
+    for (int i = 0; i < n; ++i)
+      names.push_back(fetched([&](int& length, char* name) {
+        mpi::session_get_nth_pset(owner_, mpi::info(), i, length, name);
+      }));
     return names;
   }
 
   // What MPI tells about a process set (key, value), e.g. ("mpi_size", "4").
   std::vector<std::pair<text, text>> pset_info(const text& pset) const {
-    MPI_Info info = MPI_INFO_NULL;
-    detail::call_mpi("MPI_Session_get_pset_info", MPI_Session_get_pset_info, owner_.get(),
-                     pset.c_str(), &info);
-    const mpi::unique_info owned{mpi::info(info)};
-    int n = 0;
-    detail::call_mpi("MPI_Info_get_nkeys", MPI_Info_get_nkeys, info, &n);
+    const mpi::unique_info info = mpi::session_get_pset_info(owner_, pset.c_str());
+    const int n = mpi::info_get_nkeys(info);
     std::vector<std::pair<text, text>> entries;
     for (int i = 0; i < n; ++i) {
       char key[MPI_MAX_INFO_KEY + 1] = {};
-      detail::call_mpi("MPI_Info_get_nthkey", MPI_Info_get_nthkey, info, i, key);
-      // The value's length (with its terminating null) is asked first, with a
-      // buffer of one byte: MPICH 4.0 refuses a null buffer even of length 0.
-      char probe[1] = {};
-      int length = 0, flag = 0;
-      detail::call_mpi("MPI_Info_get_string", MPI_Info_get_string, info, key, &length, probe,
-                       &flag);
-      text value(static_cast<std::size_t>(length), '\0');
-      detail::call_mpi("MPI_Info_get_string", MPI_Info_get_string, info, key, &length, value.data(),
-                       &flag);
-      value.resize(value.find('\0') == text::npos ? value.size() : value.find('\0'));
-      entries.emplace_back(text(key), std::move(value));
+      mpi::info_get_nthkey(info, i, key);
+      entries.emplace_back(text(key), fetched([&](int& length, char* value) {
+                             mpi::info_get_string(info, key, length, value);
+                           }));
     }
     return entries;
   }
 
   // The group of a process set (MPI_Group_from_session_pset).
   nampi::group group_of(const text& pset) const {
-    MPI_Group g = MPI_GROUP_NULL;
-    detail::call_mpi("MPI_Group_from_session_pset", MPI_Group_from_session_pset, owner_.get(),
-                     pset.c_str(), &g);
-    return nampi::group(g);
+    return nampi::group(mpi::group_from_session_pset(owner_, pset.c_str()));
   }
 
   // A communicator of the group's processes, all of which call this with the
   // same string tag (MPI_Comm_create_from_group; errors returned and thrown).
   OwnedCommunicator communicator_of(const nampi::group& g, const text& tag) const {
-    MPI_Comm comm = MPI_COMM_NULL;
-    detail::call_mpi("MPI_Comm_create_from_group", MPI_Comm_create_from_group, g.get(), tag.c_str(),
-                     MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
     OwnedCommunicator out;
-    out.adopt(comm);
+    out.adopt(mpi::comm_create_from_group(mpi::group(g.get()), tag.c_str(), mpi::info(),
+                                          mpi::errhandler(MPI_ERRORS_RETURN))
+                  .release()
+                  .get());
     return out;
   }
 
  private:
+  // A string MPI writes with `fill(length, buffer)`: its length (with the
+  // terminating null) asked first, with a one-byte buffer, since MPICH 4.0
+  // refuses a null one even of length 0; then the string itself.
+  template <typename Fill>
+  static text fetched(Fill fill) {
+    char probe[1] = {};
+    int length = 0;
+    fill(length, probe);
+    text out(static_cast<std::size_t>(length), '\0');
+    fill(length, out.data());
+    out.resize(std::min(out.find('\0'), out.size()));
+    return out;
+  }
+
   mpi::unique_session owner_;
 };
 
