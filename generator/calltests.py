@@ -240,7 +240,17 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     }
 
 
-def test_view(binding: Binding) -> dict:
+def _range_cases(all_cases: list[dict], requested_back: dict | None) -> list[dict]:
+    """The cases also run on range communicators: everything omitted (every rule runs, through
+    the range's own calls), everything given, and the requested-back case."""
+    picked = ([all_cases[0], all_cases[-1]] if len(all_cases) > 1 else all_cases) + ([requested_back] if requested_back else [])
+    defaults = {"decls": [], "declare_result": False, "assign_result": False, "value_checks": [], "result_from": None}
+    return [{**defaults, **c} for c in picked]
+
+
+def test_view(binding: Binding, on_range: bool = False) -> dict:
+    """on_range: the binding is a call of range communicators (spec/backends.yaml) and its
+    fixture runs on the world: its first, last and requested-back cases run on ranges too."""
     forms = []
     for form in binding.forms:
         test = form.test if form.test is not None else binding.regular.test
@@ -261,7 +271,9 @@ def test_view(binding: Binding) -> dict:
                 "requested_back": requested_back_case(binding, form),
             }
         )
+        forms[-1]["range_cases"] = _range_cases(forms[-1]["cases"], forms[-1]["requested_back"])
     return {
+        "on_range": on_range and all("comm" not in (f.test or binding.regular.test or {}) for f in binding.forms),
         "name": binding.name,
         "source": binding.source,
         "forms": forms,

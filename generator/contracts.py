@@ -18,14 +18,14 @@ NO_CONVERTER = {"fields"}
 
 
 @cache
-def _runtime_text(root: Path) -> str:
+def runtime_text(root: Path) -> str:
     folder = root / "runtime" / "include" / "nampi"
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.hpp")))
 
 
 def _defines(root: Path, namespace: str, function: str) -> bool:
     """A function `function(` (any return type, template or not) in `namespace` of the runtime."""
-    text = _runtime_text(root)
+    text = runtime_text(root)
     return f"namespace {namespace} {{" in text and re.search(rf"[\w*&>:)]\s+{re.escape(function)}\s*\(", text) is not None
 
 

@@ -8,11 +8,12 @@ from . import calltests, cpp, misuse
 from . import availability
 from .coverage import render_coverage
 from .factories import factories
+from .backends import backends_view, lacking_check, load_backends, provided_bindings
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import load_mpi_entries
 from .pmpi import render_pmpi
 from .reference import render_reference
-from .spelling import have_macro
+from .spelling import form_label, have_macro
 from .render import make_environment
 from .typed import render_typed, typed_plan
 from .variants import render_variants
@@ -29,12 +30,15 @@ def load_spec(root: Path) -> tuple[Spec, dict, dict]:
     return Spec(parameters, rules, bindings), mpi_functions, callbacks
 
 
-def _binding_view(binding):
+def _binding_view(binding, backends, mpi_functions):
     view = cpp.binding_view(binding)
     element_head = binding.regular.element_template
-    view["check_head"] = "template <typename T, typename... Args>" if element_head else "template <typename... Args>"
-    view["check_args"] = "T, std::remove_cvref_t<Args>..." if element_head else "std::remove_cvref_t<Args>..."
-    for form in view["forms"]:
+    view["check_head"] = "template <typename Comm, typename T, typename... Args>" if element_head else "template <typename Comm, typename... Args>"
+    view["check_args"] = "Comm, T, std::remove_cvref_t<Args>..." if element_head else "Comm, std::remove_cvref_t<Args>..."
+    for form, model in zip(view["forms"], binding.forms):
+        lacking = lacking_check(backends, binding, mpi_functions, form["tag"], form_label(binding, model))
+        if lacking:  # second: after the installed MPI's own check
+            form["checks"].insert(1, lacking)
         form["ok_expr"] = " && ".join(f"c{i}" for i in range(len(form["checks"])))
     return view
 
@@ -48,6 +52,7 @@ def _emulated_twins(bindings) -> set[str]:
 def render_all(root: Path) -> dict[str, str]:
     """{path relative to generated/: text} before formatting."""
     spec, mpi_functions, callbacks = load_spec(root)
+    backends = load_backends(root, mpi_functions)
     env = make_environment(root / "templates")
     out: dict[str, str] = {}
     params = list(spec.parameters.values())
@@ -60,20 +65,27 @@ def render_all(root: Path) -> dict[str, str]:
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group,
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
-            bindings=[_binding_view(b) for b in members],
+            bindings=[_binding_view(b, backends, mpi_functions) for b in members],
         )
     provided = sorted({b.mpi for b in spec.bindings} | _emulated_twins(spec.bindings))
     out["include/nampi/generated/provided.hpp"] = env.get_template("provided.hpp.j2").render(
         functions=[{"name": f, "macro": have_macro(f)} for f in provided]
     )
+    out["include/nampi/generated/backends.hpp"] = env.get_template("backends.hpp.j2").render(
+        backends=backends_view(backends, spec.bindings, mpi_functions, lambda b, f: cpp.call_tag(b, f).removeprefix("nampi::call::"))
+    )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
     # One test program per blocking call and its variants: fewer programs to compile and launch.
+    on_range = {b.name for backend in backends for b in provided_bindings(backend, spec.bindings, mpi_functions)
+                if backend.provides is not None}
     for base in sorted({b.base for b in spec.bindings}):
         family = [b for b in spec.bindings if b.base == base]
+        views = [calltests.test_view(b, on_range=b.name in on_range) for b in family]
         out[f"tests/test_{base}.cpp"] = env.get_template("call_test.cpp.j2").render(
             source=family[0].source,
             names=[b.name for b in family],
-            bindings=[calltests.test_view(b) for b in family],
+            bindings=views,
+            on_range=any(v["on_range"] for v in views),
             nonblocking=any(b.returns_before_completion for b in family),
         )
     for group in groups:

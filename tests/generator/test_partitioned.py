@@ -61,7 +61,7 @@ def test_bodies_start_a_partitioned_call_of_the_right_side(spec):
         b = _binding(spec, name)
         finish = "\n".join(body(b, b.regular)["finish"])
         assert finish.startswith(f"return nampi::detail::init_partitioned<nampi::partition_side::{side}, ")
-        assert f"{fn}, " in finish and "ctx.comm, MPI_INFO_NULL, request);" in finish
+        assert f"call_mpi<{fn}>(ctx, " in finish and "ctx.comm, MPI_INFO_NULL, request);" in finish
     # The plain persistent calls are unchanged.
     p = _binding(spec, "send_init")
     assert "\n".join(body(p, p.regular)["finish"]).startswith("return nampi::detail::init_persistent<nampi::detail::type_list<")

@@ -176,6 +176,41 @@ def test_converter_the_runtime_does_not_define(root: Path, capsys):
     assert_spec_error(root, capsys, PARAMETERS, line, "to_mpi 'weights' needs nampi::detail::to_mpi_weights(slot)")
 
 
+BACKENDS = "spec/backends.yaml"
+
+
+def _backends_line(root: Path, entry: str) -> int:
+    return next(i + 1 for i, l in enumerate((root / BACKENDS).read_text().splitlines()) if l.strip() == f"- {entry}")
+
+
+def test_backend_function_the_runtime_does_not_implement(root: Path, capsys):
+    # The range backend lists MPI_Scan, but runtime/include/nampi/range/ lost its version.
+    collectives = root / "runtime/include/nampi/range/collectives.hpp"
+    collectives.write_text(collectives.read_text().replace("struct range_backend<MPI_Scan>", "struct range_backend_scan"))
+    line = _backends_line(root, "MPI_Scan")
+    assert_spec_error(root, capsys, BACKENDS, line, "range: 'MPI_Scan' needs nampi::detail::range_backend<MPI_Scan>")
+
+
+def test_backend_function_that_is_not_mpi(root: Path, capsys):
+    path = root / BACKENDS
+    line = _backends_line(root, "MPI_Iprobe")
+    edit_line(path, line, "MPI_Iprobe", "MPI_Iprobe_all")
+    assert_spec_error(root, capsys, BACKENDS, line, "range: 'MPI_Iprobe_all' is not an MPI function")
+
+
+def test_backend_calls_follow_the_functions(snapshot: Path):
+    """A call is a member of the range communicator exactly when the range backend provides its
+    function and its rules' (allgatherv infers counts by MPI_Allgather; recv's probe and
+    MPI_Get_count, which is local); every other form's check says which functions it lacks."""
+    backends = (snapshot / "generated/include/nampi/generated/backends.hpp").read_text()
+    has = set(re.findall(r"range_has<nampi::call::(\w+)> = true", backends))
+    assert {"allgatherv", "recv", "sendrecv", "scan_in_place", "bcast_single", "iprobe"} <= has
+    assert not has & {"alltoall", "ibcast", "bcast_init", "mprobe", "isend", "cart_create", "split"}
+    header = re.sub(r'"\s+"', "", (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text())
+    assert "nampi: alltoallv: not a call of nampi::RangeCommunicator (its backend lacks MPI_Alltoall, MPI_Alltoallv" in header
+    assert "nampi: bcast: not a call of" not in header  # every backend has it: no check at all
+
+
 def test_block_builder_the_runtime_does_not_define(root: Path, capsys):
     builders = root / "runtime/include/nampi/large_count_alltoallw.hpp"
     builders.write_text(builders.read_text().replace("alltoallv_blocks(", "alltoallv_block_list("))
@@ -596,7 +631,10 @@ def test_fixture_comm_is_the_communicator_of_the_test(built):
     assert "nampi::Communicator comm;" not in neighbor
     # Without test.comm, the call runs on MPI_COMM_WORLD as before.
     plain = built["tests/test_allgather.cpp"]
-    assert "nampi::Communicator comm;" in plain and "auto comm =" not in plain
+    assert "nampi::Communicator comm;" in plain and "auto comm = nampi_test::" not in plain
+    # allgather is a call of range communicators too: its cases on ranges run on world.range(...).
+    assert "auto comm = world.range(first(shape.first), last(shape.last), stride(shape.stride));" in plain
+    assert "world.range" not in neighbor
 
 
 def test_topology_calls_follow_the_fixture_topology(spec):
@@ -775,7 +813,7 @@ def test_chunks_fallback_only_in_the_blocking_reduction(snapshot: Path):
     header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
     chunked = re.findall(r'in_chunks\([^;]*?"(MPI_\w+)"', header, re.S)
     assert sorted(set(chunked)) == ["MPI_Allreduce", "MPI_Exscan", "MPI_Reduce", "MPI_Scan"]
-    wrapped = re.findall(r'large_reduction[^;]*;\s*nampi::detail::call_mpi\(\s*"(MPI_\w+)"', header)
+    wrapped = re.findall(r'large_reduction[^;]*;\s*nampi::detail::call_mpi<(MPI_\w+)>\(\s*ctx,', header)
     assert sorted(set(wrapped)) == sorted(
         [f"MPI_I{f}" for f in ("allreduce", "exscan", "reduce", "reduce_scatter_block", "scan")]
         + [f"MPI_{f}_init" for f in ("Allreduce", "Exscan", "Reduce", "Reduce_scatter_block", "Scan")]

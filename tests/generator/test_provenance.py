@@ -37,6 +37,7 @@ def test_adding_one_binding_changes_only_its_files(tmp_path):
     assert changed == [
         "docs/barrier_twin.md",  # its page
         "docs/reference/collectives.md",  # the index of the group
+        "include/nampi/generated/backends.hpp",  # the range backend's calls (it has MPI_Barrier)
         "include/nampi/generated/collectives.hpp",  # its group's header
         "tests/test_barrier_twin.cpp",  # its call test
     ]

@@ -52,7 +52,7 @@ def test_bodies_move_the_slots_into_the_result(spec):
     # The status is not an argument of MPI_Irecv: MPI_Wait fills it (its slot index is passed).
     status_index = [p.name for p in b.regular.params if p.name != "recv_buf"].index("status") + 1
     assert f", {status_index}>(" in finish
-    assert "MPI_Irecv, " in finish and ", request);" in finish
+    assert "call_mpi<MPI_Irecv>(ctx, " in finish and ", request);" in finish
     slots = body(b, b.regular)["slots"]
     assert all("nampi::detail::moved_input::" in s for s in slots)
     assert "moved_input::hand_back" in next(s for s in slots if "param_id::recv_buf" in s)

@@ -7,9 +7,19 @@
 #include <algorithm>
 #include <map>
 #include <nampi/communicator.hpp>
+#include <nampi/range_communicator.hpp>
 #include <vector>
 
 namespace nampi_test {
+
+// The MPI communicator, and the rank there, that reach rank `r` of `comm`, for fixtures that
+// check a call with plain MPI: the communicator itself, or a range's parent.
+inline MPI_Comm mpi_comm(const nampi::Communicator& comm) { return comm.mpi_communicator(); }
+inline MPI_Comm mpi_comm(const nampi::RangeCommunicator& comm) {
+  return comm.parent_communicator();
+}
+inline int mpi_rank(const nampi::Communicator&, int r) { return r; }
+inline int mpi_rank(const nampi::RangeCommunicator& comm, int r) { return comm.parent_rank(r); }
 
 // {1, 2, ..., size}: rank r sends r + 1 elements.
 inline std::vector<int> iota_counts(int size) {

@@ -27,6 +27,11 @@ namespace nampi::detail {
 template <bool Value, typename... Args>
 inline constexpr bool when_called = Value;
 
+// Whether the communicator type Comm has the call form Call as a member: its backend
+// provides every MPI function the call may issue (spec/backends.yaml; MPI itself has all).
+template <typename Comm, typename Call>
+inline constexpr bool provides = Comm::template provides<Call>;
+
 // The element type of call<T>() when the caller wrote call(...).
 struct unspecified_element {};
 

@@ -14,6 +14,7 @@
 namespace nampi {
 
 class OwnedCommunicator;
+class RangeCommunicator;  // nampi/range_communicator.hpp
 namespace detail {
 template <typename Unused>
 class basic_group;
@@ -54,6 +55,11 @@ class Communicator : public generated::all_calls<Communicator> {
   // MPI_UNDEFINED, size 0); no call can run on it.
   bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }
 
+  // The ranks first(f), first + stride(s), ... up to last(l) of this communicator, as a
+  // range communicator: no MPI call, O(1) (nampi/range_communicator.hpp).
+  template <typename... Args>
+  RangeCommunicator range(Args&&... args) const;
+
   // The communicator's group (MPI_Comm_group; nampi/group.hpp).
   nampi::group group() const;
 
@@ -65,6 +71,10 @@ class Communicator : public generated::all_calls<Communicator> {
     MPI_Abort(comm_, errorcode);
     std::abort();
   }
+
+  // Its backend is MPI itself: every call form the installed MPI has.
+  template <typename Call>
+  static constexpr bool provides = true;
 
   // What the inference rules of a call need to know (see infer.hpp).
   detail::call_context call_context(const char* call) const noexcept {

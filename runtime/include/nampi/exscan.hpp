@@ -131,8 +131,8 @@ using detail::call_context;
 // exscan's receive buffer: room for count elements and, at rank 0 (whose
 // receive buffer MPI never writes), values_on_rank_0 or the op's identity,
 // set before the call.
-template <typename Out, typename Count, typename Op, typename Values>
-void exscan_recv(Out&& out, const call_context& ctx, const Count& count, const Op& op,
+template <typename Ctx, typename Out, typename Count, typename Op, typename Values>
+void exscan_recv(Out&& out, const Ctx& ctx, const Count& count, const Op& op,
                  const Values& values) {
   size_count(out, ctx, count);
   // (count elements of the buffer's own type: a datatype the caller gives may be another)
@@ -142,17 +142,16 @@ void exscan_recv(Out&& out, const call_context& ctx, const Count& count, const O
 }
 
 // exscan_single's value at rank 0, likewise.
-template <typename Out, typename Op, typename Values>
-void exscan_recv_single(Out&& out, const call_context& ctx, const Op& op, const Values& values) {
+template <typename Ctx, typename Out, typename Op, typename Values>
+void exscan_recv_single(Out&& out, const Ctx& ctx, const Op& op, const Values& values) {
   if (ctx.rank == 0) detail::set_rank_0_result(out.data(), 1, op, values, ctx.call);
 }
 
 // exscan in place: rank 0's buffer is its input, so its identity is set once
 // the call completes (by the values_on_rank_0 slot; for a persistent call at
 // each completion, as the other ranks' buffers are overwritten with results).
-template <typename Out, typename Count, typename Op, typename Values>
-void exscan_in_place(Out&& out, const call_context& ctx, const Count& count, const Op&,
-                     Values& values) {
+template <typename Ctx, typename Out, typename Count, typename Op, typename Values>
+void exscan_in_place(Out&& out, const Ctx& ctx, const Count& count, const Op&, Values& values) {
   size_count(out, ctx, count);  // the buffer holds count elements (its resize policy)
   constexpr bool omitted = std::is_same_v<typename Values::object_type, detail::rank_0_identity>;
   static_assert(omitted,

@@ -26,6 +26,25 @@ struct call_context {
   int size;
 };
 
+// An MPI call on the communicator of `ctx`, from a generated body or a rule:
+// here MPI's own function. Function is a template argument so that another
+// backend can tell the calls apart: a range communicator's context (declared
+// here, defined in nampi/range_communicator.hpp) runs that backend's version.
+template <auto Function, typename... Args>
+inline void call_mpi(const call_context&, const char* name, Args... args) {
+  if constexpr (errors_are_fatal) {
+    (void)name;
+    Function(args...);
+  } else {
+    const int code = Function(args...);
+    if (code != MPI_SUCCESS) [[unlikely]]
+      throw_mpi_error(name, code);
+  }
+}
+struct range_context;
+template <auto Function, typename... Args>
+void call_mpi(const range_context& ctx, const char* name, Args... args);
+
 // The number of in- and out-neighbours of this process in the communicator's
 // topology: MPI_Topo_test, then one call that depends on the kind of topology
 // (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per
@@ -80,20 +99,20 @@ using checked_if_computed = detail::size_check<(false || ... || Slots::computed)
 // --- local rules (no MPI calls) ---
 
 // A constant default (root 0, tag 0, MPI_ANY_SOURCE, ...).
-template <typename Out, typename Value>
-void constant(Out& out, const call_context&, const Value& value) {
+template <typename Ctx, typename Out, typename Value>
+void constant(Out& out, const Ctx&, const Value& value) {
   out.set(value);
 }
 
 // The number of elements of a buffer.
-template <typename Out, typename Buffer>
-void size_of(Out& out, const call_context& ctx, const Buffer& buffer) {
+template <typename Ctx, typename Out, typename Buffer>
+void size_of(Out& out, const Ctx& ctx, const Buffer& buffer) {
   detail::set_count(out, buffer.size(), ctx.call, name_of(out));
 }
 
 // The number of elements of a buffer divided evenly among the ranks.
-template <typename Out, typename Buffer>
-void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
+template <typename Ctx, typename Out, typename Buffer>
+void size_of_per_rank(Out& out, const Ctx& ctx, const Buffer& buffer) {
   NAMPI_ASSERT(buffer.size() % static_cast<std::size_t>(ctx.size) == 0,
                "%s: the buffer size is not a multiple of the communicator size", ctx.call);
   detail::set_count(out, buffer.size() / static_cast<std::size_t>(ctx.size), ctx.call,
@@ -102,8 +121,8 @@ void size_of_per_rank(Out& out, const call_context& ctx, const Buffer& buffer) {
 
 // The number of elements of a buffer divided evenly among the partitions of
 // a partitioned call (MPI's count is per partition).
-template <typename Out, typename Buffer, typename Partitions>
-void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buffer,
+template <typename Ctx, typename Out, typename Buffer, typename Partitions>
+void size_of_per_partition(Out& out, const Ctx& ctx, const Buffer& buffer,
                            const Partitions& partitions) {
   const int n = partitions.get();
   NAMPI_CHECK(n > 0, "%s: partitions must be positive, got %d", ctx.call, n);
@@ -114,22 +133,22 @@ void size_of_per_partition(Out& out, const call_context& ctx, const Buffer& buff
 }
 
 // The builtin or byte datatype of a buffer's elements.
-template <typename Out, typename Buffer>
-void type_of(Out& out, const call_context&, const Buffer&) {
+template <typename Ctx, typename Out, typename Buffer>
+void type_of(Out& out, const Ctx&, const Buffer&) {
   out.set(mpi_datatype<detail::slot_element_t<Buffer>>());
 }
 
 // The same value as another parameter.
-template <typename Out, typename Source>
-void same_as(Out& out, const call_context&, const Source& source) {
+template <typename Ctx, typename Out, typename Source>
+void same_as(Out& out, const Ctx&, const Source& source) {
   out.set(detail::c_value(source.get()));
 }
 
 // Displacements as the exclusive prefix sum of counts, each checked to lie in
 // [0, the largest Displ] (one unsigned compare: a negative sum, from a negative
 // count, wraps above the bound). MPI writes through the receive displacements.
-template <typename Out, typename Counts>
-inline void exclusive_scan(Out& out, const call_context& ctx, const Counts& counts) {
+template <typename Ctx, typename Out, typename Counts>
+inline void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
   const std::size_t n = counts.size();
   out.resize_for(n, ctx.call, always_checked{});
   using Displ = std::remove_cvref_t<decltype(*out.data())>;
@@ -148,8 +167,8 @@ inline void exclusive_scan(Out& out, const call_context& ctx, const Counts& coun
 // Room for every rank's block: up to max(displs[i] + counts[i]). Equals the
 // sum of the counts when the displacements were computed, and stays safe when
 // the caller's displacements leave gaps.
-template <typename Out, typename Counts, typename Displs>
-void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const Displs& displs) {
+template <typename Ctx, typename Out, typename Counts, typename Displs>
+void size_extent(Out&& out, const Ctx& ctx, const Counts& counts, const Displs& displs) {
   using check = checked_if_computed<Counts, Displs>;
   if constexpr (detail::resize_does_nothing<Out, check::always>)
     return;  // nothing to size or check
@@ -175,88 +194,84 @@ void size_extent(Out&& out, const call_context& ctx, const Counts& counts, const
 }
 
 // A buffer of `count` elements.
-template <typename Out, typename Count>
-void size_count(Out&& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void size_count(Out&& out, const Ctx& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(count.get()), ctx.call, checked_if_computed<Count>{});
 }
 
 // As size_count, except at the root, whose buffer holds the data sent.
-template <typename Out, typename Count, typename Root>
-void size_count_except_root(Out&& out, const call_context& ctx, const Count& count,
-                            const Root& root) {
+template <typename Ctx, typename Out, typename Count, typename Root>
+void size_count_except_root(Out&& out, const Ctx& ctx, const Count& count, const Root& root) {
   if (ctx.rank != root.get()) size_count(out, ctx, count);
 }
 
 // A buffer of `count` elements per rank (size * count).
-template <typename Out, typename Count>
-void size_count_per_rank(Out&& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void size_count_per_rank(Out&& out, const Ctx& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(ctx.size),
                  ctx.call, always_checked{});  // count times the ranks: a size nampi computed
 }
 
 // As size_count_per_rank at the root; nothing elsewhere.
-template <typename Out, typename Count, typename Root>
-void size_count_per_rank_at_root(Out&& out, const call_context& ctx, const Count& count,
-                                 const Root& root) {
+template <typename Ctx, typename Out, typename Count, typename Root>
+void size_count_per_rank_at_root(Out&& out, const Ctx& ctx, const Count& count, const Root& root) {
   if (ctx.rank == root.get()) size_count_per_rank(out, ctx, count);
 }
 
 // As size_extent at the root; nothing elsewhere.
-template <typename Out, typename Counts, typename Displs, typename Root>
-void size_extent_at_root(Out&& out, const call_context& ctx, const Counts& counts,
-                         const Displs& displs, const Root& root) {
+template <typename Ctx, typename Out, typename Counts, typename Displs, typename Root>
+void size_extent_at_root(Out&& out, const Ctx& ctx, const Counts& counts, const Displs& displs,
+                         const Root& root) {
   if (ctx.rank == root.get()) size_extent(out, ctx, counts, displs);
 }
 
 // A parameter only the root needs: check it there, nothing to compute.
-template <typename Out, typename Root>
-void required_at_root(Out&, const call_context& ctx, const Root& root) {
+template <typename Ctx, typename Out, typename Root>
+void required_at_root(Out&, const Ctx& ctx, const Root& root) {
   NAMPI_CHECK(ctx.rank != root.get(), "%s: this parameter is required at the root", ctx.call);
 }
 
 // As exclusive_scan, at the root only.
-template <typename Out, typename Counts, typename Root>
-void exclusive_scan_at_root(Out& out, const call_context& ctx, const Counts& counts,
-                            const Root& root) {
+template <typename Ctx, typename Out, typename Counts, typename Root>
+void exclusive_scan_at_root(Out& out, const Ctx& ctx, const Counts& counts, const Root& root) {
   if (ctx.rank == root.get()) exclusive_scan(out, ctx, counts);
 }
 
 // A copy of a single value.
-template <typename Out, typename Value>
-void copy_of(Out& out, const call_context&, const Value& value) {
+template <typename Ctx, typename Out, typename Value>
+void copy_of(Out& out, const Ctx&, const Value& value) {
   out.set(*value.data());
 }
 
 // At the root, the elements of a buffer divided evenly among the ranks. Elsewhere MPI
 // ignores the count: a caller's variable (send_count_out(n)) is left as it was, the
 // call's own stays 0.
-template <typename Out, typename Buffer, typename Root>
-void size_of_per_rank_at_root(Out& out, const call_context& ctx, const Buffer& buffer,
-                              const Root& root) {
+template <typename Ctx, typename Out, typename Buffer, typename Root>
+void size_of_per_rank_at_root(Out& out, const Ctx& ctx, const Buffer& buffer, const Root& root) {
   if (ctx.rank == root.get()) size_of_per_rank(out, ctx, buffer);
 }
 
 // Room for one element per rank.
-template <typename Out>
-void size_ranks(Out&& out, const call_context& ctx) {
+template <typename Ctx, typename Out>
+void size_ranks(Out&& out, const Ctx& ctx) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
 }
 
 // Room for one element per rank, at the root only.
-template <typename Out, typename Root>
-void size_ranks_at_root(Out&& out, const call_context& ctx, const Root& root) {
+template <typename Ctx, typename Out, typename Root>
+void size_ranks_at_root(Out&& out, const Ctx& ctx, const Root& root) {
   if (ctx.rank == root.get()) size_ranks(out, ctx);
 }
 
 // Room for count elements, at the root only.
-template <typename Out, typename Count, typename Root>
-void size_count_at_root(Out&& out, const call_context& ctx, const Count& count, const Root& root) {
+template <typename Ctx, typename Out, typename Count, typename Root>
+void size_count_at_root(Out&& out, const Ctx& ctx, const Count& count, const Root& root) {
   if (ctx.rank == root.get()) size_count(out, ctx, count);
 }
 
 // Room for this rank's entry of counts.
-template <typename Out, typename Counts>
-void size_own_count(Out&& out, const call_context& ctx, const Counts& counts) {
+template <typename Ctx, typename Out, typename Counts>
+void size_own_count(Out&& out, const Ctx& ctx, const Counts& counts) {
   NAMPI_CHECK(counts.size() >= static_cast<std::size_t>(ctx.size),
               "%s: '%s' needs one entry per rank", ctx.call, param_name(Counts::id));
   out.resize_for(static_cast<std::size_t>(counts.data()[ctx.rank]), ctx.call, always_checked{});
@@ -265,8 +280,8 @@ void size_own_count(Out&& out, const call_context& ctx, const Counts& counts) {
 // The byte count of each value of a buffer serialized one value per rank
 // (serialization.hpp), which must hold one value per rank: checked always,
 // since a wrong count would read past the values (cheap next to serializing).
-template <typename Out, typename Buffer>
-void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, const char* name) {
+template <typename Ctx, typename Out, typename Buffer>
+void serialized_counts(Out& out, const Ctx& ctx, const Buffer& buffer, const char* name) {
   const auto n = static_cast<std::size_t>(ctx.size);
   if (buffer.values() != n)
     throw usage_error(std::string("nampi: ") + ctx.call + ": serialized '" + name + "' holds " +
@@ -280,53 +295,54 @@ void serialized_counts(Out& out, const call_context& ctx, const Buffer& buffer, 
 }
 
 // As serialized_counts at the root; nothing elsewhere (the others' values are not sent).
-template <typename Out, typename Buffer, typename Root>
-void serialized_counts_at_root(Out& out, const call_context& ctx, const Buffer& buffer,
-                               const char* name, const Root& root) {
+template <typename Ctx, typename Out, typename Buffer, typename Root>
+void serialized_counts_at_root(Out& out, const Ctx& ctx, const Buffer& buffer, const char* name,
+                               const Root& root) {
   if (ctx.rank == root.get()) serialized_counts(out, ctx, buffer, name);
 }
 
 // --- communicating rules ---
 
 // Every rank's count, by one MPI_Allgather.
-template <typename Out, typename Count>
-void allgather_counts(Out& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void allgather_counts(Out& out, const Ctx& ctx, const Count& count) {
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
                                      "the element type of the counts array");
-  detail::call_mpi("MPI_Allgather", MPI_Allgather, &mine, 1, mpi_datatype<To>(), out.data(), 1,
-                   mpi_datatype<To>(), ctx.comm);
+  detail::call_mpi<MPI_Allgather>(ctx, "MPI_Allgather", &mine, 1, mpi_datatype<To>(), out.data(), 1,
+                                  mpi_datatype<To>(), ctx.comm);
 }
 
 // Every rank's count at the root, by one MPI_Gather.
-template <typename Out, typename Count, typename Root>
-void gather_counts(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+template <typename Ctx, typename Out, typename Count, typename Root>
+void gather_counts(Out& out, const Ctx& ctx, const Count& count, const Root& root) {
   const bool at_root = ctx.rank == root.get();
   if (at_root) out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
                                      "the element type of the counts array");
-  detail::call_mpi("MPI_Gather", MPI_Gather, &mine, 1, mpi_datatype<To>(),
-                   at_root ? out.data() : nullptr, 1, mpi_datatype<To>(), root.get(), ctx.comm);
+  detail::call_mpi<MPI_Gather>(ctx, "MPI_Gather", &mine, 1, mpi_datatype<To>(),
+                               at_root ? out.data() : nullptr, 1, mpi_datatype<To>(), root.get(),
+                               ctx.comm);
 }
 
 // The counts every rank sends to me, by one MPI_Alltoall.
-template <typename Out, typename Counts>
-void alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
+template <typename Ctx, typename Out, typename Counts>
+void alltoall_counts(Out& out, const Ctx& ctx, const Counts& send_counts) {
   // A given send_counts was checked by the call (check_length), a computed one is one per rank.
   NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
                "%s: '%s' needs one entry per rank", ctx.call, param_name(Counts::id));
   out.resize_for(static_cast<std::size_t>(ctx.size), ctx.call, always_checked{});
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, name_of(send_counts));
-  detail::call_mpi("MPI_Alltoall", MPI_Alltoall, mine.data(), 1, mpi_datatype<To>(), out.data(), 1,
-                   mpi_datatype<To>(), ctx.comm);
+  detail::call_mpi<MPI_Alltoall>(ctx, "MPI_Alltoall", mine.data(), 1, mpi_datatype<To>(),
+                                 out.data(), 1, mpi_datatype<To>(), ctx.comm);
 }
 
 // My share of the root's send_counts, by one MPI_Scatter.
-template <typename Out, typename Counts, typename Root>
-void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts, const Root& root) {
+template <typename Ctx, typename Out, typename Counts, typename Root>
+void scatter_count(Out& out, const Ctx& ctx, const Counts& send_counts, const Root& root) {
   const bool at_root = ctx.rank == root.get();
   if (at_root)
     NAMPI_ASSERT(send_counts.size() == static_cast<std::size_t>(ctx.size),
@@ -334,39 +350,41 @@ void scatter_count(Out& out, const call_context& ctx, const Counts& send_counts,
                  param_name(Counts::id));  // the call checked a given one
   using From = detail::array_element_t<Counts>;
   From mine = 0;
-  detail::call_mpi("MPI_Scatter", MPI_Scatter, at_root ? send_counts.data() : nullptr, 1,
-                   mpi_datatype<From>(), &mine, 1, mpi_datatype<From>(), root.get(), ctx.comm);
+  detail::call_mpi<MPI_Scatter>(ctx, "MPI_Scatter", at_root ? send_counts.data() : nullptr, 1,
+                                mpi_datatype<From>(), &mine, 1, mpi_datatype<From>(), root.get(),
+                                ctx.comm);
   detail::set_count(out, mine, ctx.call, name_of(out));
 }
 
 // The root's value of a count, by one MPI_Bcast.
-template <typename Out, typename Count, typename Root>
-void bcast_count(Out& out, const call_context& ctx, const Count& count, const Root& root) {
+template <typename Ctx, typename Out, typename Count, typename Root>
+void bcast_count(Out& out, const Ctx& ctx, const Count& count, const Root& root) {
   MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(count.get()) : 0;
-  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
+  detail::call_mpi<MPI_Bcast>(ctx, "MPI_Bcast", &value, 1, MPI_COUNT, root.get(), ctx.comm);
   detail::set_count(out, value, ctx.call, name_of(out));
 }
 
 // The root's buffer size, by one MPI_Bcast.
-template <typename Out, typename Buffer, typename Root>
-void bcast_size_of(Out& out, const call_context& ctx, const Buffer& buffer, const Root& root) {
+template <typename Ctx, typename Out, typename Buffer, typename Root>
+void bcast_size_of(Out& out, const Ctx& ctx, const Buffer& buffer, const Root& root) {
   MPI_Count value = ctx.rank == root.get() ? static_cast<MPI_Count>(buffer.size()) : 0;
-  detail::call_mpi("MPI_Bcast", MPI_Bcast, &value, 1, MPI_COUNT, root.get(), ctx.comm);
+  detail::call_mpi<MPI_Bcast>(ctx, "MPI_Bcast", &value, 1, MPI_COUNT, root.get(), ctx.comm);
   detail::set_count(out, value, ctx.call, name_of(out));
 }
 
 // The size of the peer's message, by one MPI_Sendrecv of the counts. A
 // wildcard source or tag is pinned to the count message's, so that the data
 // message comes from the same peer (which sends it right after its count).
-template <typename Out, typename Count, typename Dest, typename SendTag, typename Source,
-          typename RecvTag>
-void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, const Dest& dest,
+template <typename Ctx, typename Out, typename Count, typename Dest, typename SendTag,
+          typename Source, typename RecvTag>
+void sendrecv_count(Out& out, const Ctx& ctx, const Count& send_count, const Dest& dest,
                     const SendTag& send_tag, Source& source, RecvTag& recv_tag) {
   const auto mine = static_cast<MPI_Count>(send_count.get());
   MPI_Count theirs = 0;
   MPI_Status status;
-  detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, &mine, 1, MPI_COUNT, dest.get(), send_tag.get(),
-                   &theirs, 1, MPI_COUNT, source.get(), recv_tag.get(), ctx.comm, &status);
+  detail::call_mpi<MPI_Sendrecv>(ctx, "MPI_Sendrecv", &mine, 1, MPI_COUNT, dest.get(),
+                                 send_tag.get(), &theirs, 1, MPI_COUNT, source.get(),
+                                 recv_tag.get(), ctx.comm, &status);
   if constexpr (Source::computed) source.set(status.MPI_SOURCE);
   if constexpr (RecvTag::computed) recv_tag.set(status.MPI_TAG);
   detail::set_count(out, theirs, ctx.call, name_of(out));
@@ -375,10 +393,10 @@ void sendrecv_count(Out& out, const call_context& ctx, const Count& send_count, 
 // The size of the next matching message, by MPI_Probe + MPI_Get_count. A
 // wildcard source or tag is pinned to the probed message, so that the
 // receive that follows takes exactly that message.
-template <typename Out, typename Source, typename Tag, typename Type>
-void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, const Type& type) {
+template <typename Ctx, typename Out, typename Source, typename Tag, typename Type>
+void probe_count(Out& out, const Ctx& ctx, Source& source, Tag& tag, const Type& type) {
   MPI_Status status;
-  detail::call_mpi("MPI_Probe", MPI_Probe, source.get(), tag.get(), ctx.comm, &status);
+  detail::call_mpi<MPI_Probe>(ctx, "MPI_Probe", source.get(), tag.get(), ctx.comm, &status);
   const MPI_Count count = detail::element_count(status, detail::c_value(type.get()));
   NAMPI_CHECK(count != MPI_UNDEFINED, "%s: message size is not a multiple of the datatype",
               ctx.call);
@@ -388,8 +406,8 @@ void probe_count(Out& out, const call_context& ctx, Source& source, Tag& tag, co
 }
 
 // The size of a matched message (mprobe/improbe) in elements of the receive type.
-template <typename Out, typename Message, typename Type>
-void message_count(Out& out, const call_context& ctx, const Message& message, const Type& type) {
+template <typename Ctx, typename Out, typename Message, typename Type>
+void message_count(Out& out, const Ctx& ctx, const Message& message, const Type& type) {
   const MPI_Count count = detail::element_count(message.get().status, detail::c_value(type.get()));
   NAMPI_CHECK(count != MPI_UNDEFINED, "%s: message size is not a multiple of the datatype",
               ctx.call);
@@ -399,8 +417,8 @@ void message_count(Out& out, const call_context& ctx, const Message& message, co
 // --- process topologies ---
 
 // A balanced grid of the communicator's processes in ndims dimensions, by one MPI_Dims_create.
-template <typename Out, typename Ndims>
-void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
+template <typename Ctx, typename Out, typename Ndims>
+void dims_create(Out& out, const Ctx& ctx, const Ndims& ndims) {
   NAMPI_CHECK(ndims.get() >= 0, "%s: ndims is negative", ctx.call);
   const auto n = static_cast<std::size_t>(ndims.get());
   out.resize_for(n, ctx.call, always_checked{});
@@ -410,8 +428,8 @@ void dims_create(Out& out, const call_context& ctx, const Ndims& ndims) {
 }
 
 // count zeros (false): e.g. no dimension periodic.
-template <typename Out, typename Count>
-void all_false(Out& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void all_false(Out& out, const Ctx& ctx, const Count& count) {
   NAMPI_CHECK(count.get() >= 0, "%s: negative count", ctx.call);
   const auto n = static_cast<std::size_t>(count.get());
   out.resize_for(n, ctx.call, always_checked{});
@@ -421,16 +439,16 @@ void all_false(Out& out, const call_context& ctx, const Count& count) {
 // --- neighbourhood collectives: counts from the topology ---
 
 // Room for count elements from every in-neighbour.
-template <typename Out, typename Count>
-void size_count_per_in_neighbor(Out&& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void size_count_per_in_neighbor(Out&& out, const Ctx& ctx, const Count& count) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   out.resize_for(static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(neighbors.in),
                  ctx.call, always_checked{});
 }
 
 // The number of elements of a buffer divided evenly among the out-neighbours.
-template <typename Out, typename Buffer>
-void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& buffer) {
+template <typename Ctx, typename Out, typename Buffer>
+void size_of_per_out_neighbor(Out& out, const Ctx& ctx, const Buffer& buffer) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   if (neighbors.out == 0) {
     NAMPI_CHECK(buffer.size() == 0, "%s: this process has no out-neighbour to send the buffer to",
@@ -446,8 +464,8 @@ void size_of_per_out_neighbor(Out& out, const call_context& ctx, const Buffer& b
 
 // Every in-neighbour's count, by one MPI_Neighbor_allgather. A cartesian
 // neighbour beyond a non-periodic border (MPI_PROC_NULL) sends nothing: 0.
-template <typename Out, typename Count>
-void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& count) {
+template <typename Ctx, typename Out, typename Count>
+void neighbor_allgather_counts(Out& out, const Ctx& ctx, const Count& count) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   const auto in = static_cast<std::size_t>(neighbors.in);
   out.resize_for(in, ctx.call, always_checked{});
@@ -455,14 +473,15 @@ void neighbor_allgather_counts(Out& out, const call_context& ctx, const Count& c
   using To = detail::array_element_t<Out>;
   const To mine = detail::narrow<To>(count.get(), ctx.call, name_of(count),
                                      "the element type of the counts array");
-  detail::call_mpi("MPI_Neighbor_allgather", MPI_Neighbor_allgather, &mine, 1, mpi_datatype<To>(),
-                   detail::non_null(out.data()), 1, mpi_datatype<To>(), ctx.comm);
+  detail::call_mpi<MPI_Neighbor_allgather>(ctx, "MPI_Neighbor_allgather", &mine, 1,
+                                           mpi_datatype<To>(), detail::non_null(out.data()), 1,
+                                           mpi_datatype<To>(), ctx.comm);
 }
 
 // The counts the in-neighbours send to this process, by one MPI_Neighbor_alltoall
 // of send_counts (one entry per out-neighbour); 0 from MPI_PROC_NULL.
-template <typename Out, typename Counts>
-void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& send_counts) {
+template <typename Ctx, typename Out, typename Counts>
+void neighbor_alltoall_counts(Out& out, const Ctx& ctx, const Counts& send_counts) {
   const detail::neighbor_counts neighbors = detail::topology_neighbor_counts(ctx);
   NAMPI_CHECK(send_counts.size() == static_cast<std::size_t>(neighbors.out),
               "%s: %s needs one entry per out-neighbour (%d)", ctx.call, name_of(send_counts),
@@ -472,17 +491,17 @@ void neighbor_alltoall_counts(Out& out, const call_context& ctx, const Counts& s
   std::fill(out.data(), out.data() + in, 0);
   using To = detail::array_element_t<Out>;
   const auto mine = detail::counts_as<To>(send_counts, ctx.call, name_of(send_counts));
-  detail::call_mpi("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall, detail::non_null(mine.data()), 1,
-                   mpi_datatype<To>(), detail::non_null(out.data()), 1, mpi_datatype<To>(),
-                   ctx.comm);
+  detail::call_mpi<MPI_Neighbor_alltoall>(
+      ctx, "MPI_Neighbor_alltoall", detail::non_null(mine.data()), 1, mpi_datatype<To>(),
+      detail::non_null(out.data()), 1, mpi_datatype<To>(), ctx.comm);
 }
 
 // --- one-value forms ---
 
 // scatter_single's receive value: nothing to size, but the root's buffer must
 // hold one value per rank (MPI would read past it).
-template <typename Out, typename Buffer, typename Root>
-void one_per_rank_at_root(Out&&, const call_context& ctx, const Buffer& buffer, const Root& root) {
+template <typename Ctx, typename Out, typename Buffer, typename Root>
+void one_per_rank_at_root(Out&&, const Ctx& ctx, const Buffer& buffer, const Root& root) {
   NAMPI_CHECK(ctx.rank != root.get() || buffer.size() >= static_cast<std::size_t>(ctx.size),
               "%s: the root's send_buf holds %zu values, one per rank (%d) needed", ctx.call,
               static_cast<std::size_t>(buffer.size()), ctx.size);

@@ -15,6 +15,7 @@
 #include "nampi/group.hpp"
 #include "nampi/message.hpp"
 #include "nampi/ops.hpp"
+#include "nampi/range_communicator.hpp"
 #include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
 #include "nampi/wtime.hpp"

@@ -32,28 +32,28 @@ inline long long tag_upper_bound() {
   return ub;
 }
 
-inline void check_tag_value([[maybe_unused]] const call_context& ctx,
-                            [[maybe_unused]] long long tag, [[maybe_unused]] bool any_allowed) {
+inline void check_tag_value([[maybe_unused]] const char* call, [[maybe_unused]] long long tag,
+                            [[maybe_unused]] bool any_allowed) {
   if constexpr (NAMPI_ASSERTION_LEVEL > 0) {
     if (tag >= 0 && tag <= guaranteed_tag_ub) [[likely]]
       return;
     if (any_allowed && tag == MPI_ANY_TAG) return;
     NAMPI_ASSERT(tag >= 0 && tag <= tag_upper_bound(), "%s: tag %lld is outside 0..MPI_TAG_UB%s",
-                 ctx.call, tag, any_allowed ? " (and not MPI_ANY_TAG)" : "");
+                 call, tag, any_allowed ? " (and not MPI_ANY_TAG)" : "");
   }
 }
 
 // A tag of a receive or a probe (MPI_ANY_TAG allowed), or of a send (MPI rejects
 // MPI_ANY_TAG there itself).
-template <typename Slot>
-void check_tag(const call_context& ctx, const Slot& tag) {
-  check_tag_value(ctx, static_cast<long long>(tag.get()), true);
+template <typename Ctx, typename Slot>
+void check_tag(const Ctx& ctx, const Slot& tag) {
+  check_tag_value(ctx.call, static_cast<long long>(tag.get()), true);
 }
 
 // The tag of a message sent (sendrecv's send_tag): MPI_ANY_TAG is no tag to send.
-template <typename Slot>
-void check_send_tag(const call_context& ctx, const Slot& tag) {
-  check_tag_value(ctx, static_cast<long long>(tag.get()), false);
+template <typename Ctx, typename Slot>
+void check_send_tag(const Ctx& ctx, const Slot& tag) {
+  check_tag_value(ctx.call, static_cast<long long>(tag.get()), false);
 }
 
 }  // namespace detail

@@ -1,0 +1,44 @@
+// A range communicator's ranks as seen by its backend: the ranks first, first + stride, ...
+// (size of them) of a parent MPI communicator, and the translation between the two.
+#pragma once
+
+#include <mpi.h>
+
+namespace nampi::detail {
+
+struct range_handle {
+  MPI_Comm parent;
+  int first;   // the parent rank of range rank 0
+  int stride;  // >= 1
+  int size;
+  int rank;  // this process's rank in the range
+
+  // A range rank's parent rank.
+  int parent_of(int rank) const noexcept { return first + rank * stride; }
+
+  // A parent rank's rank in the range, or MPI_UNDEFINED where it is not in it.
+  int rank_of(int parent_rank) const noexcept {
+    const int offset = parent_rank - first;
+    if (offset < 0 || offset % stride != 0 || offset / stride >= size) return MPI_UNDEFINED;
+    return offset / stride;
+  }
+
+  // A peer argument (dest, source, root) as the parent's: MPI_PROC_NULL and MPI_ANY_SOURCE
+  // stay what they are; a rank outside 0..size-1 gives MPI_UNDEFINED (the caller reports
+  // MPI_ERR_RANK, as MPI would).
+  int peer(int rank) const noexcept {
+    if (rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE) return rank;
+    return rank >= 0 && rank < size ? parent_of(rank) : MPI_UNDEFINED;
+  }
+};
+
+// What the inference rules and the backend need to know about the call on a range
+// (the range's counterpart of call_context, nampi/infer.hpp): `comm` is the range.
+struct range_context {
+  const char* call;
+  range_handle comm;
+  int rank;
+  int size;
+};
+
+}  // namespace nampi::detail

@@ -1,0 +1,79 @@
+// Point-to-point messages on a range's parent communicator, for the range backend's
+// algorithms: any count (above INT_MAX as one element of a derived datatype,
+// nampi/large_count.hpp), and the buffers they need.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "nampi/error.hpp"
+#include "nampi/large_count.hpp"
+
+namespace nampi::detail::range_messages {
+
+inline void send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+  const large_count_type t(count, type);
+  call_mpi("MPI_Send", MPI_Send, buf, t.count(), t.type(), dest, tag, comm);
+}
+
+inline void recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                 MPI_Status* status = MPI_STATUS_IGNORE) {
+  const large_count_type t(count, type);
+  call_mpi("MPI_Recv", MPI_Recv, buf, t.count(), t.type(), source, tag, comm, status);
+}
+
+// One exchange: MPI_PROC_NULL on either side leaves that side out.
+inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype send_type, int dest,
+                     int send_tag, void* recv_buf, MPI_Count recv_count, MPI_Datatype recv_type,
+                     int source, int recv_tag, MPI_Comm comm,
+                     MPI_Status* status = MPI_STATUS_IGNORE) {
+  const large_count_type s(send_count, send_type);
+  const large_count_type r(recv_count, recv_type);
+  call_mpi("MPI_Sendrecv", MPI_Sendrecv, send_buf, s.count(), s.type(), dest, send_tag, recv_buf,
+           r.count(), r.type(), source, recv_tag, comm, status);
+}
+
+// `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
+// (the same type signature), by a message to this process itself: any datatype, no packing.
+inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
+                 MPI_Count count_to, MPI_Datatype to_type, int self, int tag, MPI_Comm comm) {
+  if (from == to && from_type == to_type) return;
+  sendrecv(from, count, from_type, self, tag, to, count_to, to_type, self, tag, comm);
+}
+
+// The memory of `count` elements of `type` (its true extent): a reduction's partial results.
+class scratch {
+ public:
+  scratch(MPI_Count count, MPI_Datatype type) {
+    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
+    const MPI_Count bytes = count > 0 ? true_extent + (count - 1) * extent : 0;
+    NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
+                static_cast<long long>(count));
+    bytes_ = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes) + 1);
+    data_ = bytes_.get() - true_lb;  // MPI addresses the first element at its true lower bound
+  }
+  void* data() const noexcept { return data_; }
+
+ private:
+  std::unique_ptr<std::byte[]> bytes_;
+  std::byte* data_;
+};
+
+// The extent of one element of `type`: how far apart consecutive elements lie.
+inline MPI_Aint extent_of(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+  return extent;
+}
+
+inline void* at(void* buf, MPI_Aint bytes) { return static_cast<std::byte*>(buf) + bytes; }
+inline const void* at(const void* buf, MPI_Aint bytes) {
+  return static_cast<const std::byte*>(buf) + bytes;
+}
+
+}  // namespace nampi::detail::range_messages

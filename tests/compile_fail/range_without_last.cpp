@@ -1,0 +1,11 @@
+// Misuse: a range needs its last rank.
+// expect-error: nampi: range: missing required parameter 'last'
+#include <nampi/nampi.hpp>
+
+using namespace nampi::params;
+
+int main(int argc, char** argv) {
+  nampi::Environment env(argc, argv);
+  nampi::Communicator comm;
+  auto r = comm.range(first(0));
+}

@@ -1,0 +1,188 @@
+// Range communicators (nampi/range_communicator.hpp): made without MPI calls, the same named
+// calls as a communicator, run as point-to-point messages on the parent. Each collective is
+// checked against MPI's own on a communicator of the same processes, on the whole world, a
+// half, a strided range and two overlapping ranges, and the MPI calls it issues are checked
+// to be point-to-point (and local) calls only.
+#include <doctest/doctest.h>
+#include <nampi_pmpi_counter.h>
+
+#include <map>
+#include <nampi/nampi.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace nampi::params;
+
+namespace {
+
+// The ranges every collective runs on: (first, last, stride) of the world.
+struct shape {
+  const char* name;
+  int first, last, stride;
+};
+std::vector<shape> shapes(int size) {
+  std::vector<shape> out{{"world", 0, size - 1, 1}, {"upper half", size / 2, size - 1, 1}};
+  if (size > 2) out.push_back({"odd ranks", 1, size - 1, 2});
+  if (size > 1) out.push_back({"even ranks", 0, size - 1, 2});
+  return out;
+}
+
+// The processes of the range as an MPI communicator (MPI_Comm_split), to compare with.
+nampi::OwnedCommunicator same_processes(const nampi::Communicator& world, const shape& s) {
+  const int r = world.rank();
+  const bool in = r >= s.first && r <= s.last && (r - s.first) % s.stride == 0;
+  return world.split(color(in ? 0 : MPI_UNDEFINED), key(r));
+}
+
+// Calls beside point-to-point messages that a range's calls may issue: local ones.
+const std::set<std::string> point_to_point_or_local{"MPI_Send",
+                                                    "MPI_Recv",
+                                                    "MPI_Sendrecv",
+                                                    "MPI_Isend",
+                                                    "MPI_Wait",
+                                                    "MPI_Probe",
+                                                    "MPI_Iprobe",
+                                                    "MPI_Get_count",
+                                                    "MPI_Reduce_local",
+                                                    "MPI_Op_create",
+                                                    "MPI_Op_free",
+                                                    "MPI_Type_get_extent",
+                                                    "MPI_Type_get_true_extent",
+                                                    "MPI_Op_commutative"};
+
+void check_only_point_to_point() {
+  for (const auto& [function, count] : nampi_pmpi::snapshot()) {
+    INFO(function << " called " << count << " times");
+    CHECK(point_to_point_or_local.count(function) == 1);
+  }
+}
+
+// A non-commutative, associative op: concatenation of decimal digits.
+struct digits {
+  int operator()(int a, int b) const {
+    int shift = 1;
+    while (shift <= b) shift *= 10;
+    return a * shift + b;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("range: made in O(1) without any MPI call; ranks, sizes and sub-ranges") {
+  nampi::Communicator world;
+  const int rank = world.rank();
+  const int size = world.size();
+  nampi_pmpi_reset();
+  auto all = world.range(first(0), last(size - 1));
+  auto upper = world.range(first(size / 2), last(size - 1));
+  auto even = world.range(first(0), last(size - 1), stride(2));
+  auto nested = all.range(first(0), last(all.size() - 1), stride(2));
+  CHECK(nampi_pmpi::snapshot().empty());
+
+  CHECK(all.size() == size);
+  CHECK(all.rank() == rank);
+  CHECK(upper.size() == size - size / 2);
+  CHECK(upper.rank() == (rank >= size / 2 ? rank - size / 2 : MPI_UNDEFINED));
+  CHECK(even.size() == (size + 1) / 2);
+  CHECK(even.rank() == (rank % 2 == 0 ? rank / 2 : MPI_UNDEFINED));
+  CHECK(nested.size() == even.size());
+  CHECK(nested.rank() == even.rank());
+  CHECK(even.parent_rank(even.size() - 1) == 2 * ((size + 1) / 2 - 1));
+  CHECK(even.contains_me() == (rank % 2 == 0));
+
+  CHECK_THROWS_AS(world.range(first(1), last(0)), nampi::usage_error);
+  CHECK_THROWS_AS(world.range(first(0), last(size)), nampi::usage_error);
+  CHECK_THROWS_AS(world.range(first(0), last(0), stride(0)), nampi::usage_error);
+  if (!upper.contains_me()) CHECK_THROWS_AS(upper.barrier(), nampi::usage_error);
+}
+
+TEST_CASE("range: point-to-point with range ranks; a wildcard source reports the range rank") {
+  nampi::Communicator world;
+  const int size = world.size();
+  for (const shape& s : shapes(size)) {
+    CAPTURE(s.name);
+    auto r = world.range(first(s.first), last(s.last), stride(s.stride));
+    if (!r.contains_me() || r.size() < 2) continue;
+    const int me = r.rank();
+    const int right = (me + 1) % r.size();
+    const int left = (me - 1 + r.size()) % r.size();
+    nampi_pmpi_reset();
+    // Ring: a send to the right (buffered by isend so that no rank waits on its own send).
+    auto sent = r.sendrecv(send_buf(std::vector<int>{me, 10 * me}), dest(right), source(left));
+    CHECK(sent == std::vector<int>{left, 10 * left});
+    if (me == 0) {
+      for (int from = 1; from < r.size(); ++from) {
+        MPI_Status status;
+        auto got = r.recv<int>(source(MPI_ANY_SOURCE), tag(5), status_out(status));
+        CHECK(got == std::vector<int>{status.MPI_SOURCE * 7});
+        CHECK(status.MPI_SOURCE >= 1);
+        CHECK(status.MPI_SOURCE < r.size());
+      }
+    } else {
+      r.send(send_buf(std::vector<int>{me * 7}), dest(0), tag(5));
+    }
+    r.barrier();
+    check_only_point_to_point();
+  }
+}
+
+TEST_CASE("range: collectives give what MPI's give on the same processes") {
+  nampi::Communicator world;
+  const int rank = world.rank();
+  const int size = world.size();
+  for (const shape& s : shapes(size)) {
+    CAPTURE(s.name);
+    auto r = world.range(first(s.first), last(s.last), stride(s.stride));
+    nampi::OwnedCommunicator c = same_processes(world, s);
+    if (!r.contains_me()) {
+      CHECK(c.is_null());
+      continue;
+    }
+    const int me = r.rank();
+    const int n = r.size();
+    REQUIRE(c.rank() == me);
+    const std::vector<int> mine{me + 1, 2 * me + 3, rank};
+    const int top = n - 1;
+
+    nampi_pmpi_reset();
+    r.barrier();
+    auto bcast_r = r.bcast_single(send_buf(me * 11 + 1), root(top));
+    std::vector<int> bcast_buf = me == top ? mine : std::vector<int>{};
+    r.bcast(send_recv_buf(bcast_buf), root(top));  // receivers are resized to the root's
+    auto reduce_r = r.reduce(send_buf(mine), op(std::plus<>{}), root(top));
+    auto allreduce_r = r.allreduce(send_buf(mine), op(std::plus<>{}));
+    auto max_r = r.allreduce_single(send_buf(me), op(nampi::ops::max<>{}));
+    auto scan_r = r.scan_single(send_buf(me + 1), op(digits{}));
+    auto scan_vec_r = r.scan(send_buf(mine), op(std::plus<>{}));
+    auto exscan_r = r.exscan_single(send_buf(me + 1), op(digits{}));
+    auto reduce_digits_r = r.reduce_single(send_buf(me + 1), op(digits{}), root(0));
+    auto gather_r = r.gather(send_buf(mine), root(top));
+    const std::vector<int> varying(static_cast<std::size_t>(me) + 1, me);
+    auto gatherv_r = r.gatherv(send_buf(varying), root(0));
+    auto allgather_r = r.allgather(send_buf(mine));
+    auto allgatherv_r = r.allgatherv(send_buf(varying));
+    check_only_point_to_point();
+
+    CHECK(bcast_r == c.bcast_single(send_buf(me * 11 + 1), root(top)));
+    CHECK(bcast_buf == std::vector<int>{top + 1, 2 * top + 3, r.parent_rank(top)});
+    if (me == top)
+      CHECK(reduce_r == c.reduce(send_buf(mine), op(std::plus<>{}), root(top)));
+    else
+      c.reduce(send_buf(mine), op(std::plus<>{}), root(top));
+    CHECK(allreduce_r == c.allreduce(send_buf(mine), op(std::plus<>{})));
+    CHECK(max_r == n - 1);
+    CHECK(scan_r == c.scan_single(send_buf(me + 1), op(digits{})));
+    CHECK(scan_vec_r == c.scan(send_buf(mine), op(std::plus<>{})));
+    const int exscan_c = c.exscan_single(send_buf(me + 1), op(digits{}));
+    if (me > 0) CHECK(exscan_r == exscan_c);
+    const int reduce_digits_c = c.reduce_single(send_buf(me + 1), op(digits{}), root(0));
+    if (me == 0) CHECK(reduce_digits_r == reduce_digits_c);
+    const auto gather_c = c.gather(send_buf(mine), root(top));
+    if (me == top) CHECK(gather_r == gather_c);
+    const auto gatherv_c = c.gatherv(send_buf(varying), root(0));
+    if (me == 0) CHECK(gatherv_r == gatherv_c);
+    CHECK(allgather_r == c.allgather(send_buf(mine)));
+    CHECK(allgatherv_r == c.allgatherv(send_buf(varying)));
+  }
+}

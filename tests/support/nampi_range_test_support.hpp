@@ -1,0 +1,72 @@
+// Range communicator fixtures shared by the generated call tests (their "on ranges" cases)
+// and the runtime tests: the ranges every call runs on, and the check that a range's call
+// issued only point-to-point messages on the parent and local calls.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace nampi_test {
+
+// A range of the world: ranks first, first + stride, ... up to last.
+struct range_shape {
+  const char* name;
+  int first;
+  int last;
+  int stride;
+};
+
+// The whole world, its upper half (overlapping the world), the even and the odd ranks.
+inline std::vector<range_shape> range_shapes(int size) {
+  std::vector<range_shape> out{{"world", 0, size - 1, 1}, {"upper half", size / 2, size - 1, 1}};
+  if (size > 1) out.push_back({"even ranks", 0, size - 1, 2});
+  if (size > 2) out.push_back({"odd ranks", 1, size - 1, 2});
+  return out;
+}
+
+// What a range's calls may issue: point-to-point messages, their waits and probes, and calls
+// that touch no communicator (reductions of local buffers, datatypes, ops, counts of a status,
+// MPI_TAG_UB). Never a collective or a communicator constructor.
+inline const std::set<std::string>& point_to_point_or_local() {
+  static const std::set<std::string> allowed{"MPI_Send",
+                                             "MPI_Recv",
+                                             "MPI_Sendrecv",
+                                             "MPI_Isend",
+                                             "MPI_Irecv",
+                                             "MPI_Wait",
+                                             "MPI_Waitall",
+                                             "MPI_Test",
+                                             "MPI_Testall",
+                                             "MPI_Probe",
+                                             "MPI_Iprobe",
+                                             "MPI_Get_count",
+                                             "MPI_Get_count_c",
+                                             "MPI_Get_elements_x",
+                                             "MPI_Type_size_x",
+                                             "MPI_Reduce_local",
+                                             "MPI_Op_create",
+                                             "MPI_Op_free",
+                                             "MPI_Op_commutative",
+                                             "MPI_Type_get_extent",
+                                             "MPI_Type_get_true_extent",
+                                             "MPI_Type_vector",
+                                             "MPI_Type_contiguous",
+                                             "MPI_Type_create_struct",
+                                             "MPI_Type_commit",
+                                             "MPI_Type_free",
+                                             "MPI_Comm_get_attr"};
+  return allowed;
+}
+
+inline void check_only_point_to_point(const std::map<std::string, unsigned long long>& calls) {
+  for (const auto& [function, count] : calls) {
+    INFO(function << " called " << count << " times on a range");
+    CHECK(point_to_point_or_local().count(function) == 1);
+  }
+}
+
+}  // namespace nampi_test
