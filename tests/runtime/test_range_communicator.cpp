@@ -6,56 +6,23 @@
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
-#include <map>
 #include <nampi/nampi.hpp>
-#include <set>
-#include <string>
 #include <vector>
+
+#include "nampi_range_test_support.hpp"
 
 using namespace nampi::params;
 
 namespace {
 
-// The ranges every collective runs on: (first, last, stride) of the world.
-struct shape {
-  const char* name;
-  int first, last, stride;
-};
-std::vector<shape> shapes(int size) {
-  std::vector<shape> out{{"world", 0, size - 1, 1}, {"upper half", size / 2, size - 1, 1}};
-  if (size > 2) out.push_back({"odd ranks", 1, size - 1, 2});
-  if (size > 1) out.push_back({"even ranks", 0, size - 1, 2});
-  return out;
-}
+using nampi_test::check_only_point_to_point;
 
 // The processes of the range as an MPI communicator (MPI_Comm_split), to compare with.
-nampi::OwnedCommunicator same_processes(const nampi::Communicator& world, const shape& s) {
+nampi::OwnedCommunicator same_processes(const nampi::Communicator& world,
+                                        const nampi_test::range_shape& s) {
   const int r = world.rank();
   const bool in = r >= s.first && r <= s.last && (r - s.first) % s.stride == 0;
   return world.split(color(in ? 0 : MPI_UNDEFINED), key(r));
-}
-
-// Calls beside point-to-point messages that a range's calls may issue: local ones.
-const std::set<std::string> point_to_point_or_local{"MPI_Send",
-                                                    "MPI_Recv",
-                                                    "MPI_Sendrecv",
-                                                    "MPI_Isend",
-                                                    "MPI_Wait",
-                                                    "MPI_Probe",
-                                                    "MPI_Iprobe",
-                                                    "MPI_Get_count",
-                                                    "MPI_Reduce_local",
-                                                    "MPI_Op_create",
-                                                    "MPI_Op_free",
-                                                    "MPI_Type_get_extent",
-                                                    "MPI_Type_get_true_extent",
-                                                    "MPI_Op_commutative"};
-
-void check_only_point_to_point() {
-  for (const auto& [function, count] : nampi_pmpi::snapshot()) {
-    INFO(function << " called " << count << " times");
-    CHECK(point_to_point_or_local.count(function) == 1);
-  }
 }
 
 // A non-commutative, associative op: concatenation of decimal digits.
@@ -100,7 +67,7 @@ TEST_CASE("range: made in O(1) without any MPI call; ranks, sizes and sub-ranges
 TEST_CASE("range: point-to-point with range ranks; a wildcard source reports the range rank") {
   nampi::Communicator world;
   const int size = world.size();
-  for (const shape& s : shapes(size)) {
+  for (const nampi_test::range_shape& s : nampi_test::range_shapes(size)) {
     CAPTURE(s.name);
     auto r = world.range(first(s.first), last(s.last), stride(s.stride));
     if (!r.contains_me() || r.size() < 2) continue;
@@ -123,7 +90,7 @@ TEST_CASE("range: point-to-point with range ranks; a wildcard source reports the
       r.send(send_buf(std::vector<int>{me * 7}), dest(0), tag(5));
     }
     r.barrier();
-    check_only_point_to_point();
+    check_only_point_to_point(nampi_pmpi::snapshot());
   }
 }
 
@@ -131,7 +98,7 @@ TEST_CASE("range: collectives give what MPI's give on the same processes") {
   nampi::Communicator world;
   const int rank = world.rank();
   const int size = world.size();
-  for (const shape& s : shapes(size)) {
+  for (const nampi_test::range_shape& s : nampi_test::range_shapes(size)) {
     CAPTURE(s.name);
     auto r = world.range(first(s.first), last(s.last), stride(s.stride));
     nampi::OwnedCommunicator c = same_processes(world, s);
@@ -162,7 +129,7 @@ TEST_CASE("range: collectives give what MPI's give on the same processes") {
     auto gatherv_r = r.gatherv(send_buf(varying), root(0));
     auto allgather_r = r.allgather(send_buf(mine));
     auto allgatherv_r = r.allgatherv(send_buf(varying));
-    check_only_point_to_point();
+    check_only_point_to_point(nampi_pmpi::snapshot());
 
     CHECK(bcast_r == c.bcast_single(send_buf(me * 11 + 1), root(top)));
     CHECK(bcast_buf == std::vector<int>{top + 1, 2 * top + 3, r.parent_rank(top)});
