@@ -14,7 +14,11 @@
 namespace nampi {
 
 class OwnedCommunicator;
-class RangeCommunicator;  // nampi/range_communicator.hpp
+namespace detail {
+template <typename Unused>
+class basic_range_communicator;
+}
+using RangeCommunicator = detail::basic_range_communicator<void>;  // nampi/range_communicator.hpp
 namespace detail {
 template <typename Unused>
 class basic_group;

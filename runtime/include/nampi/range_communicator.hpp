@@ -14,8 +14,13 @@
 #include "nampi/range/point_to_point.hpp"
 
 namespace nampi {
+namespace detail {
 
-class RangeCommunicator : public generated::all_calls<RangeCommunicator> {
+// A template only so that including nampi.hpp instantiates none of its calls' declarations
+// (a class would: a third of an include-only unit's compile memory); nampi::RangeCommunicator
+// is its one instance.
+template <typename Unused>
+class basic_range_communicator : public generated::all_calls<basic_range_communicator<Unused>> {
  public:
   // The rank in the range; MPI_UNDEFINED at a process outside it, which can make ranges of
   // it but run no call on it.
@@ -28,10 +33,11 @@ class RangeCommunicator : public generated::all_calls<RangeCommunicator> {
 
   // A range of this range: first(f), last(l) and stride(s) are ranks of this range.
   template <typename... Args>
-  RangeCommunicator range(Args&&... args) const {
+  basic_range_communicator range(Args&&... args) const {
     const spec s = checked(size(), args...);
-    return RangeCommunicator(range_.parent, range_.parent_of(s.first), range_.stride * s.stride,
-                             (s.last - s.first) / s.stride + 1, in(s, rank()));
+    return basic_range_communicator(range_.parent, range_.parent_of(s.first),
+                                    range_.stride * s.stride, (s.last - s.first) / s.stride + 1,
+                                    in(s, rank()));
   }
 
   template <typename Call>
@@ -44,7 +50,7 @@ class RangeCommunicator : public generated::all_calls<RangeCommunicator> {
   }
 
  private:
-  friend class Communicator;
+  friend class nampi::Communicator;
 
   struct spec {
     int first;
@@ -52,7 +58,7 @@ class RangeCommunicator : public generated::all_calls<RangeCommunicator> {
     int stride;
   };
 
-  RangeCommunicator(MPI_Comm parent, int first, int stride, int size, int rank) noexcept
+  basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank) noexcept
       : range_{parent, first, stride, size, rank} {}
 
   // The range's rank of `rank` (of the communicator it is made from), or MPI_UNDEFINED.
@@ -104,6 +110,8 @@ class RangeCommunicator : public generated::all_calls<RangeCommunicator> {
 
   detail::range_handle range_;
 };
+
+}  // namespace detail
 
 template <typename... Args>
 RangeCommunicator Communicator::range(Args&&... args) const {

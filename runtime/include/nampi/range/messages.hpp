@@ -6,7 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <memory>
+#include <vector>
 
 #include "nampi/error.hpp"
 #include "nampi/large_count.hpp"
@@ -54,13 +54,13 @@ class scratch {
     const MPI_Count bytes = count > 0 ? true_extent + (count - 1) * extent : 0;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));
-    bytes_ = std::make_unique<std::byte[]>(static_cast<std::size_t>(bytes) + 1);
-    data_ = bytes_.get() - true_lb;  // MPI addresses the first element at its true lower bound
+    bytes_.resize(static_cast<std::size_t>(bytes) + 1);
+    data_ = bytes_.data() - true_lb;  // MPI addresses the first element at its true lower bound
   }
   void* data() const noexcept { return data_; }
 
  private:
-  std::unique_ptr<std::byte[]> bytes_;
+  std::vector<std::byte> bytes_;  // (not <memory>: it would add a fifth to nampi.hpp's compile)
   std::byte* data_;
 };
 
