@@ -108,6 +108,42 @@ TEST_CASE("recv_single takes one value from any source") {
   }
 }
 
+TEST_CASE("recv and sendrecv given MPI_ANY_SOURCE pin it to the probed message") {
+  // Several messages of different sizes are pending at rank 0 (one from itself): the
+  // receive after the probe must take the message whose size was probed, whichever one a
+  // wildcard receive would match first (Open MPI's need not be the probed one).
+  const fence done;
+  nampi::Communicator comm;
+  const int size = comm.size();
+  MPI_Request to_self = MPI_REQUEST_NULL;
+  const std::vector<int> mine = payload(0);
+  if (comm.rank() == 0) MPI_Isend(mine.data(), 1, MPI_INT, 0, 9, comm.mpi_communicator(), &to_self);
+  if (comm.rank() > 0) comm.send(send_buf(payload(comm.rank())), dest(0), tag(9));
+  if (comm.rank() == 0) {
+    std::vector<int> seen;
+    for (int i = 0; i < size; ++i) {
+      MPI_Status st;
+      auto got = comm.recv<int>(source(MPI_ANY_SOURCE), tag(MPI_ANY_TAG), status_out(st));
+      CHECK(got == payload(st.MPI_SOURCE));
+      CHECK(st.MPI_TAG == 9);
+      seen.push_back(st.MPI_SOURCE);
+    }
+    CHECK(nampi_test::sorted(seen) == nampi_test::sorted(nampi_test::reversed_ranks(size)));
+    MPI_Wait(&to_self, MPI_STATUS_IGNORE);
+  }
+  comm.barrier();  // (rank 0's wildcard tag must not see the messages below)
+  // The same with sendrecv: each peer sends its payload to rank 0, which names no peer.
+  if (comm.rank() == 0) {
+    for (int i = 1; i < size; ++i) {
+      auto [got, st] = comm.sendrecv(send_buf(payload(0)), dest(MPI_PROC_NULL),
+                                     source(MPI_ANY_SOURCE), recv_tag(MPI_ANY_TAG), status_out());
+      CHECK(got == payload(st.MPI_SOURCE));
+    }
+  } else {
+    comm.sendrecv(send_buf(payload(comm.rank())), dest(0), source(MPI_PROC_NULL));
+  }
+}
+
 TEST_CASE("nampi::any_source and nampi::any_tag are MPI's wildcards") {
   const fence done;
   static_assert(nampi::any_source == MPI_ANY_SOURCE);

@@ -372,6 +372,18 @@ void bcast_size_of(Out& out, const Ctx& ctx, const Buffer& buffer, const Root& r
   detail::set_count(out, value, ctx.call, name_of(out));
 }
 
+// A source or tag that is a wildcard (omitted, or MPI_ANY_SOURCE / MPI_ANY_TAG given),
+// set to the matched message's, so that the data that follows comes from the same
+// message's sender: another matching message may come first otherwise (Open MPI's
+// wildcard receive need not take the one a wildcard probe saw).
+template <typename Slot>
+void pin_wildcard(Slot& slot, int wildcard, int matched) {
+  if constexpr (Slot::computed)
+    slot.set(matched);
+  else if (slot.get() == wildcard)
+    slot.pin(matched);
+}
+
 // The size of the peer's message, by one MPI_Sendrecv of the counts. A
 // wildcard source or tag is pinned to the count message's, so that the data
 // message comes from the same peer (which sends it right after its count).
@@ -385,8 +397,8 @@ void sendrecv_count(Out& out, const Ctx& ctx, const Count& send_count, const Des
   detail::call_mpi<MPI_Sendrecv>(ctx, "MPI_Sendrecv", &mine, 1, MPI_COUNT, dest.get(),
                                  send_tag.get(), &theirs, 1, MPI_COUNT, source.get(),
                                  recv_tag.get(), ctx.comm, &status);
-  if constexpr (Source::computed) source.set(status.MPI_SOURCE);
-  if constexpr (RecvTag::computed) recv_tag.set(status.MPI_TAG);
+  pin_wildcard(source, MPI_ANY_SOURCE, status.MPI_SOURCE);
+  pin_wildcard(recv_tag, MPI_ANY_TAG, status.MPI_TAG);
   detail::set_count(out, theirs, ctx.call, name_of(out));
 }
 
@@ -400,8 +412,8 @@ void probe_count(Out& out, const Ctx& ctx, Source& source, Tag& tag, const Type&
   const MPI_Count count = detail::element_count(status, detail::c_value(type.get()));
   NAMPI_CHECK(count != MPI_UNDEFINED, "%s: message size is not a multiple of the datatype",
               ctx.call);
-  if constexpr (Source::computed) source.set(status.MPI_SOURCE);
-  if constexpr (Tag::computed) tag.set(status.MPI_TAG);
+  pin_wildcard(source, MPI_ANY_SOURCE, status.MPI_SOURCE);
+  pin_wildcard(tag, MPI_ANY_TAG, status.MPI_TAG);
   detail::set_count(out, count, ctx.call, name_of(out));
 }
 

@@ -90,6 +90,8 @@ const auto& slot_with_id(const Slots& slots) {
   return pick<index>(slots);
 }
 
+struct no_pin {};
+
 // Reads a value the caller gave. Holds a reference into the argument object,
 // which lives until the end of the caller's full expression.
 template <auto Id, typename Object>
@@ -101,6 +103,11 @@ class input_slot {
   static constexpr bool returned = false;
 
   explicit input_slot(const object_type& object) : object_(&object), size_(size_of(object)) {}
+  input_slot(const input_slot& other)
+      : object_(other.object_ == other.pinned_address() ? pinned_address() : other.object_),
+        size_(other.size_),
+        pinned_(other.pinned_) {}
+  input_slot& operator=(const input_slot&) = delete;
 
   const object_type& get() const { return *object_; }
   const auto* data() const { return data_of(*object_); }
@@ -108,9 +115,26 @@ class input_slot {
   // Reads only the first n entries (an array longer than the ranks it describes).
   void limit(std::size_t n) { size_ = std::min(size_, n); }
 
+  // A wildcard the caller gave (MPI_ANY_SOURCE, MPI_ANY_TAG), replaced by the value of the
+  // message a rule probed, so that the receive after the probe takes that message and no
+  // other (infer.hpp: probe_count, sendrecv_count). Integers only.
+  void pin(const object_type& value) {
+    pinned_ = value;
+    object_ = &pinned_;
+  }
+
  private:
+  const object_type* pinned_address() const {
+    if constexpr (std::is_arithmetic_v<object_type>)
+      return &pinned_;
+    else
+      return nullptr;
+  }
+
   const object_type* object_;
   std::size_t size_;
+  [[no_unique_address]] std::conditional_t<std::is_arithmetic_v<object_type>, object_type, no_pin>
+      pinned_{};
 };
 
 // What a call does with an input the caller moved in (an rvalue argument).
@@ -139,6 +163,8 @@ class owned_input_slot {
   std::size_t size() const { return size_; }
   void limit(std::size_t n) { size_ = std::min(size_, n); }
   object_type extract() { return std::move(object_); }
+  // As input_slot::pin: the slot owns its value.
+  void pin(const object_type& value) { object_ = value; }
 
  private:
   object_type object_;
