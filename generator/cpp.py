@@ -84,6 +84,9 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
         return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
     if to_mpi == "pointer" and non_null_buffers:
         return f"nampi::detail::to_mpi_non_null_pointer({arg})"
+    if to_mpi == "value" and form.written(arg):
+        # A scalar MPI writes (cart_rank's rank): its slot's address.
+        return f"nampi::detail::to_mpi_pointer({arg})"
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 

@@ -174,6 +174,16 @@ inline std::vector<int> balanced_dims(int size) {
   return dims.at(size);
 }
 
+// The 2-D grid of balanced_dims(world size), periodic along dimension 0 only, ranks
+// unchanged: rank r sits at row r / dims[1], column r % dims[1].
+inline nampi::OwnedCommunicator cart_grid() {
+  const std::vector<int> dims = balanced_dims(world_size());
+  const int periods[2] = {1, 0};
+  MPI_Comm grid = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims.data(), periods, 0, &grid);
+  return nampi::OwnedCommunicator(grid);
+}
+
 // MPI_Topo_test of a communicator: MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED.
 inline int topology_of(const nampi::Communicator& comm) {
   int kind = MPI_UNDEFINED;
