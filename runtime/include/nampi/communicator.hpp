@@ -57,6 +57,14 @@ class Communicator : public generated::all_calls<Communicator> {
   // The communicator's group (MPI_Comm_group; nampi/group.hpp).
   nampi::group group() const;
 
+  // Intercommunicators (comm.intercomm_create(...)): whether this is one
+  // (MPI_Comm_test_inter), and the size and group of the other side
+  // (MPI_Comm_remote_size, MPI_Comm_remote_group; MPI reports an error on an
+  // intracommunicator). rank() and size() are this side's. Defined in nampi/group.hpp.
+  bool is_inter() const;
+  int remote_size() const;
+  nampi::group remote_group() const;
+
   // Ends the program on every process of this communicator's job (MPI_Abort),
   // with `errorcode` as the exit status where the environment allows. No
   // destructor runs; MPI_Abort does not return, and should it, std::abort ends

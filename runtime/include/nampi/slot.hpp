@@ -330,7 +330,8 @@ auto* to_mpi_non_null_pointer(Slot& slot) {
 }
 
 // A handle wrapper (nampi::datatype, the typed layer's handles) as its C
-// handle; any other value as it is.
+// handle, a nampi::Communicator (intercomm_create's peer_comm) as its MPI_Comm;
+// any other value as it is.
 template <typename T>
 decltype(auto) c_value(const T& value) {
   if constexpr (requires {
@@ -338,6 +339,8 @@ decltype(auto) c_value(const T& value) {
                   value.get();
                 })
     return static_cast<typename T::c_type>(value.get());
+  else if constexpr (requires { value.mpi_communicator(); })
+    return value.mpi_communicator();
   else
     return (value);
 }
