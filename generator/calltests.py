@@ -336,6 +336,14 @@ def _cost_rows(all_cases: list[dict], inferable: list[str], form: Form) -> list[
     return rows
 
 
+def _factories_taken(p: FormParam, form: Form) -> list[str]:
+    """The factories a form takes p by: an output MPI writes only by its out factory."""
+    factories = p.param.factories
+    if form.written(p.name) and "out" in factories:
+        return [factories["out"]]
+    return list(factories.values())
+
+
 def doc_view(binding: Binding) -> dict:
     """The reference page: parameters, defaults, and the MPI calls of each form."""
     forms = []
@@ -351,7 +359,7 @@ def doc_view(binding: Binding) -> dict:
                         "name": p.name,
                         "doc": p.param.doc,
                         "how": describe_param(p),
-                        "factories": ", ".join(f"`{f}()`" for f in p.param.factories.values()),
+                        "factories": ", ".join(f"`{f}()`" for f in _factories_taken(p, form)),
                     }
                     for p in form.params
                 ],
