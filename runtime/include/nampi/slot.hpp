@@ -212,6 +212,14 @@ class output_slot {
 
   object_type extract() { return std::move(object_); }
 
+  // A communicator a nonblocking call created (to_mpi_pending_new_comm) is adopted
+  // once the call completed: make_result runs this when it builds the call's result.
+  template <typename Slots>
+    requires requires(object_type& o) { o.adopt_pending(); }
+  void finish(const Slots&) {
+    object_.adopt_pending();
+  }
+
  private:
   std::conditional_t<Owned, object_type, object_type&> object_;
   std::size_t size_;
@@ -408,6 +416,15 @@ class new_comm_target {
 template <typename Slot>
 auto to_mpi_new_comm(Slot& slot) {
   return new_comm_target<typename Slot::object_type>(slot.get());
+}
+
+// The same for a nonblocking call (comm.idup()), whose new communicator may not be
+// used before the call completes: MPI writes the handle into the slot's owner, which
+// the nonblocking result keeps in place until then, and the slot's finish() has the
+// owner adopt it when wait() or test() takes the result.
+template <typename Slot>
+MPI_Comm* to_mpi_pending_new_comm(Slot& slot) {
+  return slot.get().pending_handle();
 }
 
 }  // namespace nampi::detail
