@@ -8,7 +8,7 @@ parameters (see core_givens); the rest only with NAMPI_TEST_EVERY_COMBINATION.""
 from __future__ import annotations
 
 from .cpp import describe_param
-from .spelling import have_macro
+from .spelling import factory_call, have_macro
 from .errors import SpecError
 from .model import Binding, Form, FormParam, subsets
 
@@ -17,10 +17,10 @@ from .model import Binding, Form, FormParam, subsets
 TOPOLOGY_NAMES = {"cart": "cartesian", "graph": "graph", "dist_graph": "distributed graph"}
 
 
-def _factory_for_given(p: FormParam) -> tuple[str, str]:
-    """The role and factory a test uses to give parameter p."""
+def _factory_for_given(p: FormParam, form: Form) -> tuple[str, str]:
+    """The role and factory a test uses to give parameter p (an output where MPI writes it)."""
     factories = p.param.factories
-    for role in ("in", "inout", "out"):
+    for role in (("out",) if form.written(p.name) and "out" in factories else ("in", "inout", "out")):
         if role in factories:
             return role, factories[role]
     raise AssertionError(p.name)
@@ -28,18 +28,41 @@ def _factory_for_given(p: FormParam) -> tuple[str, str]:
 
 def _arg(p: FormParam, form: Form, test: dict, binding: Binding) -> tuple[str, str, list[str]]:
     """(role, C++ argument, declarations) for giving p in a test."""
-    role, factory = _factory_for_given(p)
+    role, factory = _factory_for_given(p, form)
     always = p.required or p.required_at_root
     if role == "in" or (always and p.name in test.get("args", {})):
         source = test.get("args", {}) if always else test.get("given", {})
         if p.name not in source:
             key = "args" if always else "given"
             raise SpecError(form.where, f"{binding.name}: test.{key} lacks an expression for '{p.name}'")
-        return role, f"{factory}({source[p.name]})", []
+        return role, f"{factory_call(factory)}({source[p.name]})", []
+    if p.returned_if_omitted and len(returned_params(form)) > 1:
+        return role, f"{factory}<nampi::resize_to_fit>({p.name}_result)", []
     if form.primary is not None and p.name == form.primary.name:
         return role, f"{factory}<nampi::resize_to_fit>(result)", []
     storage = f"{p.name}_storage"
     return role, f"{factory}<nampi::resize_to_fit>({storage})", [f"{p.storage} {storage}{{}};"]
+
+
+def returned_params(form: Form) -> list[FormParam]:
+    """The parameters a call returns when omitted. With several (cart_shift's rank_source and
+    rank_dest), a test holds each in `<name>_result`, given (`*_out(<name>_result)`) or taken
+    from the result object, and its check reads those."""
+    return [p for p in form.params if p.returned_if_omitted]
+
+
+def _several_statement(binding: Binding, form: Form, call: str, given: tuple) -> str:
+    """The statement of a test of a call with several returned values: the omitted ones come
+    back in the result (one: the value itself), the given ones were written in place."""
+    if binding.variant != "blocking":
+        raise SpecError(form.where, f"{binding.name}: several returned parameters are tested for blocking calls only")
+    omitted = [p.name for p in returned_params(form) if p.name not in given]
+    if not omitted:
+        return f"{call};"
+    if len(omitted) == 1:
+        return f"{omitted[0]}_result = {call};"
+    moved = " ".join(f"{n}_result = returned.extract_{n}();" for n in omitted)
+    return f"{{ auto returned = {call}; {moved} }}"
 
 
 # What a test does between start() and wait() of a partitioned call: a send marks every
@@ -164,6 +187,10 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
             else:
                 computed.add(p.name)
         calls = _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology")), test)
+        several = len(returned_params(form)) > 1
+        if several:
+            decls = [f"{p.storage} {p.name}_result{{}};" for p in returned_params(form)] + decls
+            returns = primary_given = False
         prefix = "result = " if (returns and not primary_given) else ""
         call = f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})"
         omitted = [n for n in inferable if n not in given]
@@ -181,7 +208,7 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
                 "calls": calls,
                 "declare_result": primary_given,
                 "assign_result": returns and not primary_given,
-                "statement": _statement(binding, call, prefix, test),
+                "statement": _several_statement(binding, form, call, given) if several else _statement(binding, call, prefix, test),
             }
         )
     return out
@@ -236,7 +263,10 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
         "calls": _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology")), test, released=False),
         "statement": _returned_statement(binding, f"comm.{binding.name}{test.get('template_args', '')}({', '.join(args)})", test),
         "value_checks": checks,
-        "result_from": access(primary) if primary_returned else None,
+        # What the check reads: `result` (the primary), or each returned value in `<name>_result`.
+        "results": [(f"{p.name}_result", access(p.name)) for p in returned_params(form)]
+        if len(returned_params(form)) > 1
+        else [("result", access(primary))] if primary_returned else [],
     }
 
 
@@ -318,6 +348,14 @@ def _cost_rows(all_cases: list[dict], inferable: list[str], form: Form) -> list[
     return rows
 
 
+def _factories_taken(p: FormParam, form: Form) -> list[str]:
+    """The factories a form takes p by: an output MPI writes only by its out factory."""
+    factories = p.param.factories
+    if form.written(p.name) and "out" in factories:
+        return [factories["out"]]
+    return list(factories.values())
+
+
 def doc_view(binding: Binding) -> dict:
     """The reference page: parameters, defaults, and the MPI calls of each form."""
     forms = []
@@ -333,7 +371,7 @@ def doc_view(binding: Binding) -> dict:
                         "name": p.name,
                         "doc": p.param.doc,
                         "how": describe_param(p),
-                        "factories": ", ".join(f"`{f}()`" for f in p.param.factories.values()),
+                        "factories": ", ".join(f"`{f}()`" for f in _factories_taken(p, form)),
                     }
                     for p in form.params
                 ],

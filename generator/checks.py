@@ -81,6 +81,17 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                     "msg": f"nampi: {label}: '{p.name}' is an input; {p.param.factories['out']}() cannot return it",
                 }
             )
+    for p in form.params:
+        # An output of this call that other calls take as an input: given as one, MPI would
+        # write into the caller's const value.
+        if form.written(p.name) and {"in", "out"} <= p.param.factories.keys():
+            out.append(
+                {
+                    "cond": f"!{has_param(p.name)} || nampi::detail::role_of<{param_id(p.name)}, Args...>() != nampi::detail::role::in",
+                    "msg": f"nampi: {label}: '{p.name}' is an output; pass {p.param.factories['out']}(x)"
+                    + (" or omit it (it is returned)" if p.returned_if_omitted else ""),
+                }
+            )
     out += _serialized_checks(binding, form, label)
     out += element_checks(form, label)
     # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is

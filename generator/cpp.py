@@ -67,7 +67,7 @@ def _rules(binding: Binding, form: Form) -> list[dict]:
     return _value_checks(form) + first + rest
 
 
-def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
+def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False, pending: bool = False) -> str:
     if arg == "comm":
         return "ctx.comm"
     if arg == REQUEST_ARG:
@@ -82,8 +82,14 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False) -> str:
     if to_mpi == "op":
         # The handle is a temporary: a user op lives until the MPI call returns.
         return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
+    if to_mpi == "new_comm" and pending:
+        # A nonblocking call's new communicator exists once it completes (idup): adopted then.
+        return f"nampi::detail::to_mpi_pending_new_comm({arg})"
     if to_mpi == "pointer" and non_null_buffers:
         return f"nampi::detail::to_mpi_non_null_pointer({arg})"
+    if to_mpi == "value" and form.written(arg):
+        # A scalar MPI writes (cart_rank's rank): its slot's address.
+        return f"nampi::detail::to_mpi_pointer({arg})"
     return f"nampi::detail::to_mpi_{to_mpi}({arg})"
 
 
@@ -203,7 +209,7 @@ def _mpi_call(binding: Binding, form: Form) -> dict:
     Counts or displacements arrays the caller gives as MPI_Count / MPI_Aint take the twin
     (decided at compile time); if the MPI lacks it, a binding marked `large_count_fallback:
     alltoallw` emulates it, and any other call is a compile error."""
-    args = [_mpi_arg(a, form, binding.non_null_buffers) for a in form.mpi_args]
+    args = [_mpi_arg(a, form, binding.non_null_buffers, binding.returns_before_completion) for a in form.mpi_args]
     types = binding.large_types
     given = [i for i, t in enumerate(types) if form.param(form.mpi_args[i])]
     scalars = [i for i in given if types[i] == "MPI_Count"]

@@ -255,8 +255,6 @@ def _load_form(
             rule_calls["default"] = parse_rule_call("required_at_root(root)", rules, pwhere, f"{context}.{name}")
         if required is True and "default" in rule_calls:
             raise SpecError(pwhere, f"{context}.{name}: a required parameter cannot have a default")
-        if "resize" in rule_calls and "in" in p.factories:
-            raise SpecError(pwhere, f"{context}.{name}: only buffers the call writes can have a resize rule")
         serialized_default = None
         if "serialized_default" in fp:
             serialized_default = parse_rule_call(
@@ -302,6 +300,12 @@ def _load_form(
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: '{owner}' is passed as its fields: write {owner}.<field>")
         else:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
+    # A parameter the caller may give as an input elsewhere (an `in` factory) has a resize rule
+    # only where MPI writes it (cart_coords' coords); the call then refuses it as an input.
+    written = {a for a, m in zip(args, mpi_function.params if mpi_function is not None else ()) if m.direction == "out"}
+    for p in params:
+        if p.resize is not None and "in" in p.param.factories and p.name not in written:
+            raise SpecError(p.where, f"{context}.{p.name}: only buffers the call writes can have a resize rule")
     if variant != "blocking":
         args = _variant_args(args, params, mpi_function)
     if mpi_function is not None and len(args) != len(mpi_function.params):

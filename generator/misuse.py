@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .buffers import per_peer, typed_buffers
 from .checks import element_checks
-from .spelling import form_label, have_macro
+from .spelling import factory_call, form_label, have_macro
 from .model import Binding, Form
 
 # The element type a compile-fail case gives the second buffer: no fixture uses it.
@@ -43,7 +43,7 @@ def _required_args(form: Form, test: dict, skip: set[str]) -> list[str]:
             continue
         factories = p.param.factories
         factory = factories.get("in") or factories.get("inout") or factories["out"]
-        out.append(f"{factory}({test['args'][p.name]})")
+        out.append(f"{factory_call(factory)}({test['args'][p.name]})")
     return out
 
 
@@ -111,7 +111,7 @@ def short_arrays(binding: Binding, form: Form) -> list[dict]:
         if arg not in source:
             continue
         case = _base(binding, form, f"'{arg}' one entry short")
-        args = _required_args(form, test, {arg}) + [f"{p.param.factories['in']}(nampi_misuse::one_short({source[arg]}))"]
+        args = _required_args(form, test, {arg}) + [f"{factory_call(p.param.factories['in'])}(nampi_misuse::one_short({source[arg]}))"]
         case.update(
             {
                 "kind": "short_array",

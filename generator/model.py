@@ -120,6 +120,11 @@ class Form:
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
 
+    def written(self, name: str) -> bool:
+        """MPI writes the parameter: its argument is an out one (cart_rank's rank, cart_coords'
+        coords). A parameter with an `in` factory for other calls is an output of this one."""
+        return any(a == name and m.direction == "out" for a, m in zip(self.mpi_args, self.mpi_params))
+
     @property
     def inferable(self) -> list[FormParam]:
         """Parameters a caller may omit (tests cover every subset of them)."""

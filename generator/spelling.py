@@ -29,3 +29,15 @@ def have_macro(mpi_function: str) -> str:
 def provided(mpi_function: str) -> str:
     """C++ constant: the linked MPI provides the function (see calls.hpp.j2)."""
     return f"nampi::generated::provided::have_{mpi_function}"
+
+
+# The names a generated test declares around the call (templates/call_test.cpp.j2,
+# misuse_test.cpp.j2: `const int rank = comm.rank();`, ...). A factory of the same name
+# (`rank(r)`, cart_coords' rank) is hidden by the local there, so the tests spell it
+# qualified, as a program with a variable `rank` must too.
+FIXTURE_LOCALS = frozenset({"comm", "rank", "size", "expected", "result", "returned", "calls", "persistent"})
+
+
+def factory_call(factory: str) -> str:
+    """How a generated test names a parameter factory: qualified where a fixture local hides it."""
+    return f"nampi::params::{factory}" if factory in FIXTURE_LOCALS else factory

@@ -54,18 +54,18 @@ def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
 
 
 NEW_PARAMETERS = """
-local_leader:
-  doc: The rank of this group's leader in the local communicator (intercommunicator creation).
+win_size:
+  doc: The size in bytes of the memory a process exposes in a window (window creation).
+  to_mpi: value
+  takes: integer
+  storage: MPI_Aint
+  factories: {in: win_size}
+disp_unit:
+  doc: The unit, in bytes, of the displacements into a window (window creation).
   to_mpi: value
   takes: integer
   storage: int
-  factories: {in: local_leader}
-remote_leader:
-  doc: The rank of the other group's leader in the peer communicator (intercommunicator creation).
-  to_mpi: value
-  takes: integer
-  storage: int
-  factories: {in: remote_leader}
+  factories: {in: disp_unit}
 """
 
 
@@ -80,4 +80,4 @@ def test_adding_parameters_leaves_the_call_headers_alone(tmp_path):
     after = build(tmp_path)
     changed = sorted(name for name in after if before.get(name) != after[name])
     assert changed == ["include/nampi/generated/parameters.hpp"]
-    assert "local_leader(T&& value)" in after["include/nampi/generated/parameters.hpp"]
+    assert "disp_unit(T&& value)" in after["include/nampi/generated/parameters.hpp"]

@@ -1,12 +1,15 @@
 // Communicator management as named calls (spec/bindings/communicators.yaml),
 // beyond what the generated call tests check: a rank left out gets a null
 // communicator, keys reorder, a duplicate is a separate context, the new
-// communicators carry calls; and nampi::wtime. (split_type's default is
+// communicators carry calls; idup; and nampi::wtime. (split_type's default is
 // checked by the generated test_split_type.)
 #include <doctest/doctest.h>
+#include <nampi_pmpi_counter.h>
 
 #include <nampi/nampi.hpp>
 #include <vector>
+
+#include "nampi_test_support.hpp"
 
 using namespace nampi::params;
 
@@ -64,6 +67,37 @@ TEST_CASE("dup: a separate context (a message on the duplicate is not seen on th
     CHECK(status.MPI_SOURCE == 0);
     CHECK(twin.recv_single<int>(source(0), tag(5)) == 42);
   }
+}
+
+TEST_CASE("idup: the duplicate is there once wait() returns, and carries calls") {
+  nampi::Communicator comm;
+  const int size = comm.size();
+  auto pending = comm.idup();
+  // Work on the original may overlap the duplication.
+  CHECK(comm.allreduce_single(send_buf(1), op(std::plus<>{})) == size);
+  nampi::OwnedCommunicator twin = pending.wait();
+  REQUIRE_FALSE(twin.is_null());
+  CHECK(twin.rank() == comm.rank());
+  CHECK(twin.size() == size);
+  CHECK(nampi_test::compare(twin, comm) == MPI_CONGRUENT);
+  CHECK(twin.allreduce_single(send_buf(comm.rank()), op(std::plus<>{})) == size * (size - 1) / 2);
+}
+
+TEST_CASE("idup into a caller's communicator; a result destroyed unread frees its duplicate") {
+  nampi::Communicator comm;
+  nampi::OwnedCommunicator twin;
+  auto pending = comm.idup(new_comm_out(twin));
+  CHECK(twin.is_null());  // not before the call completes
+  pending.wait();
+  CHECK(twin.size() == comm.size());
+  CHECK(nampi_test::compare(twin, comm) == MPI_CONGRUENT);
+
+  nampi_pmpi_reset();
+  {
+    auto unread = comm.idup();
+  }  // its destructor waits; the duplicate is freed, never adopted
+  CHECK(nampi_pmpi_count(nampi_pmpi_index("MPI_Comm_free")) == 1);
+  CHECK(nampi_pmpi_count(nampi_pmpi_index("MPI_Comm_rank")) == 0);
 }
 
 TEST_CASE("wtime advances; wtick is its resolution") {

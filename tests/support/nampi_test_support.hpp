@@ -184,6 +184,36 @@ inline std::vector<int> balanced_dims(int size) {
   return dims.at(size);
 }
 
+// The 2-D grid of balanced_dims(world size), periodic along dimension 0 only, ranks
+// unchanged: rank r sits at row r / dims[1], column r % dims[1].
+inline nampi::OwnedCommunicator cart_grid() {
+  const std::vector<int> dims = balanced_dims(world_size());
+  const int periods[2] = {1, 0};
+  MPI_Comm grid = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 2, dims.data(), periods, 0, &grid);
+  return nampi::OwnedCommunicator(grid);
+}
+
+// This process's half of the world: the even world ranks or the odd ones, in their
+// order there. Null on a one-rank world, which has no second half.
+inline nampi::OwnedCommunicator world_half() {
+  if (world_size() < 2) return nampi::OwnedCommunicator();
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, world_rank(), &half);
+  return nampi::OwnedCommunicator(half);
+}
+
+// The intercommunicator between the two halves (leaders: world ranks 0 and 1), built
+// with plain MPI; null on a one-rank world.
+inline nampi::OwnedCommunicator halves_intercomm() {
+  if (world_size() < 2) return nampi::OwnedCommunicator();
+  MPI_Comm half = MPI_COMM_NULL, inter = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, world_rank(), &half);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - world_rank() % 2, 0, &inter);
+  MPI_Comm_free(&half);
+  return nampi::OwnedCommunicator(inter);
+}
+
 // MPI_Topo_test of a communicator: MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH or MPI_UNDEFINED.
 inline int topology_of(const nampi::Communicator& comm) {
   int kind = MPI_UNDEFINED;

@@ -67,6 +67,14 @@ class Communicator : public generated::all_calls<Communicator> {
   // The communicator's group (MPI_Comm_group; nampi/group.hpp).
   nampi::group group() const;
 
+  // Intercommunicators (comm.intercomm_create(...)): whether this is one
+  // (MPI_Comm_test_inter), and the size and group of the other side
+  // (MPI_Comm_remote_size, MPI_Comm_remote_group; MPI reports an error on an
+  // intracommunicator). rank() and size() are this side's. Defined in nampi/group.hpp.
+  bool is_inter() const;
+  int remote_size() const;
+  nampi::group remote_group() const;
+
   // Ends the program on every process of this communicator's job (MPI_Abort),
   // with `errorcode` as the exit status where the environment allows. No
   // destructor runs; MPI_Abort does not return, and should it, std::abort ends
@@ -133,18 +141,22 @@ class OwnedCommunicator : public Communicator {
   OwnedCommunicator(const OwnedCommunicator&) = delete;
   OwnedCommunicator& operator=(const OwnedCommunicator&) = delete;
   OwnedCommunicator(OwnedCommunicator&& other) noexcept
-      : Communicator(static_cast<const Communicator&>(other)), owner_(std::move(other.owner_)) {
+      : Communicator(static_cast<const Communicator&>(other)),
+        owner_(std::move(other.owner_)),
+        pending_(std::exchange(other.pending_, MPI_COMM_NULL)) {
     other.set_null();
   }
   OwnedCommunicator& operator=(OwnedCommunicator&& other) noexcept {
     if (this != &other) {
+      free_pending();
       owner_ = std::move(other.owner_);  // frees what this object owned
+      pending_ = std::exchange(other.pending_, MPI_COMM_NULL);
       Communicator::operator=(static_cast<const Communicator&>(other));
       other.set_null();
     }
     return *this;
   }
-  ~OwnedCommunicator() = default;  // owner_ frees it
+  ~OwnedCommunicator() { free_pending(); }  // owner_ frees the rest
 
   // Frees what it owns, then owns `comm` and reads its rank and size (two MPI
   // calls, none for MPI_COMM_NULL). Generated calls hand it the communicator
@@ -153,6 +165,20 @@ class OwnedCommunicator : public Communicator {
     set_null();
     owner_ = mpi::unique_comm(mpi::comm(comm));
     assign(comm);
+  }
+
+  // For a call that creates the communicator when it completes (comm.idup(),
+  // slot.hpp: to_mpi_pending_new_comm): frees what this object owns and returns
+  // where MPI writes the new handle. adopt_pending() takes it over (reads its rank
+  // and size) once the call completed; this object is null until then, and frees
+  // one never adopted.
+  MPI_Comm* pending_handle() {
+    adopt(MPI_COMM_NULL);
+    free_pending();
+    return &pending_;
+  }
+  void adopt_pending() {
+    if (pending_ != MPI_COMM_NULL) adopt(std::exchange(pending_, MPI_COMM_NULL));
   }
 
   // Gives up ownership: returns the MPI communicator, which the caller must free.
@@ -166,6 +192,12 @@ class OwnedCommunicator : public Communicator {
   // died with MPI_Finalize (nampi/mpi/handles.hpp); this object's rank and size
   // are only a view of it.
   mpi::unique_comm owner_;
+  MPI_Comm pending_ = MPI_COMM_NULL;  // written by MPI, not adopted yet (pending_handle)
+
+  void free_pending() noexcept {
+    if (pending_ == MPI_COMM_NULL) return;
+    const mpi::unique_comm never_adopted(mpi::comm(std::exchange(pending_, MPI_COMM_NULL)));
+  }
 };
 
 }  // namespace nampi

@@ -1,6 +1,7 @@
 // nampi::group: an MPI group (MPI_Group), owned and freed by its destructor,
 // with MPI's group operations as members. Groups are local: no operation here
-// communicates. A communicator's group is `comm.group()`; `comm.create(group(g))`
+// communicates. A communicator's group is `comm.group()` (an intercommunicator's
+// other side: `comm.remote_group()`); `comm.create(group(g))`
 // and `comm.create_group(group(g), tag(t))` make a communicator of one.
 #pragma once
 
@@ -97,5 +98,11 @@ class basic_group {
 
 // The communicator's group (MPI_Comm_group).
 inline group Communicator::group() const { return nampi::group::of(*this); }
+
+inline bool Communicator::is_inter() const { return mpi::comm_test_inter(mpi::comm(comm_)); }
+inline int Communicator::remote_size() const { return mpi::comm_remote_size(mpi::comm(comm_)); }
+inline group Communicator::remote_group() const {
+  return nampi::group(mpi::comm_remote_group(mpi::comm(comm_)));
+}
 
 }  // namespace nampi

@@ -448,6 +448,21 @@ void all_false(Out& out, const Ctx& ctx, const Count& count) {
   std::fill(out.data(), out.data() + n, 0);
 }
 
+// This process's rank in the communicator, which the communicator knows already.
+template <typename Out>
+void own_rank(Out& out, const call_context& ctx) {
+  out.set(ctx.rank);
+}
+
+// The number of dimensions of the communicator's cartesian grid (one MPI_Cartdim_get; MPI
+// reports a communicator without one).
+template <typename Out>
+void cartdim(Out& out, const call_context& ctx) {
+  int ndims = 0;
+  detail::call_mpi("MPI_Cartdim_get", MPI_Cartdim_get, ctx.comm, &ndims);
+  out.set(ndims);
+}
+
 // --- neighbourhood collectives: counts from the topology ---
 
 // Room for count elements from every in-neighbour.

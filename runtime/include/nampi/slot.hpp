@@ -238,6 +238,14 @@ class output_slot {
 
   object_type extract() { return std::move(object_); }
 
+  // A communicator a nonblocking call created (to_mpi_pending_new_comm) is adopted
+  // once the call completed: make_result runs this when it builds the call's result.
+  template <typename Slots>
+    requires requires(object_type& o) { o.adopt_pending(); }
+  void finish(const Slots&) {
+    object_.adopt_pending();
+  }
+
  private:
   std::conditional_t<Owned, object_type, object_type&> object_;
   std::size_t size_;
@@ -356,7 +364,8 @@ auto* to_mpi_non_null_pointer(Slot& slot) {
 }
 
 // A handle wrapper (nampi::datatype, the typed layer's handles) as its C
-// handle; any other value as it is.
+// handle, a nampi::Communicator (intercomm_create's peer_comm) as its MPI_Comm;
+// any other value as it is.
 template <typename T>
 decltype(auto) c_value(const T& value) {
   if constexpr (requires {
@@ -364,6 +373,8 @@ decltype(auto) c_value(const T& value) {
                   value.get();
                 })
     return static_cast<typename T::c_type>(value.get());
+  else if constexpr (requires { value.mpi_communicator(); })
+    return value.mpi_communicator();
   else
     return (value);
 }
@@ -431,6 +442,15 @@ class new_comm_target {
 template <typename Slot>
 auto to_mpi_new_comm(Slot& slot) {
   return new_comm_target<typename Slot::object_type>(slot.get());
+}
+
+// The same for a nonblocking call (comm.idup()), whose new communicator may not be
+// used before the call completes: MPI writes the handle into the slot's owner, which
+// the nonblocking result keeps in place until then, and the slot's finish() has the
+// owner adopt it when wait() or test() takes the result.
+template <typename Slot>
+MPI_Comm* to_mpi_pending_new_comm(Slot& slot) {
+  return slot.get().pending_handle();
 }
 
 }  // namespace nampi::detail
