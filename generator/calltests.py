@@ -274,7 +274,7 @@ def _range_cases(all_cases: list[dict], requested_back: dict | None) -> list[dic
     """The cases also run on range communicators: everything omitted (every rule runs, through
     the range's own calls), everything given, and the requested-back case."""
     picked = ([all_cases[0], all_cases[-1]] if len(all_cases) > 1 else all_cases) + ([requested_back] if requested_back else [])
-    defaults = {"decls": [], "declare_result": False, "assign_result": False, "value_checks": [], "result_from": None}
+    defaults = {"decls": [], "declare_result": False, "assign_result": False, "value_checks": [], "results": []}
     return [{**defaults, **c} for c in picked]
 
 
