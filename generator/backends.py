@@ -33,27 +33,33 @@ def load_backends(root: Path, mpi_functions: dict) -> list[Backend]:
     out = []
     for name, entry in data.items():
         provides = entry["provides"]
-        if provides != "all":
-            for i, function in enumerate(provides):
-                where = where_of(provides, i)
-                if function not in mpi_functions:
-                    raise SpecError(where, f"{name}: '{function}' is not an MPI function (spec/mpi/)")
-                for f in (function, f"{function}_c"):
-                    if (f == function or f in mpi_functions) and not _implements(root, f):
-                        raise SpecError(
-                            where,
-                            f"{name}: '{function}' needs nampi::detail::range_backend<{f}> in "
-                            "runtime/include/nampi/range/ (the backend's version of the function)",
-                        )
-            provides = frozenset(provides)
-        else:
+        if provides == "all":
             provides = None
+        else:
+            if "function" not in entry:
+                raise SpecError(where_of(data, name), f"{name}: a backend that lists its functions names the `function` template that holds them")
+            _check_implemented(root, name, entry["function"], provides, mpi_functions)
+            provides = frozenset(provides)
         out.append(Backend(name, entry["doc"], entry["communicator"], provides, where_of(data, name)))
     return out
 
 
-def _implements(root: Path, function: str) -> bool:
-    return re.search(rf"struct range_backend<{re.escape(function)}>", runtime_text(root)) is not None
+def _check_implemented(root: Path, name: str, template: str, provides, mpi_functions: dict) -> None:
+    """Every listed function is MPI's and has its specialization `template<MPI_X>` (and the
+    `_c` twin's where MPI has one) in the runtime."""
+    namespace, _, short = template.rpartition("::")
+    text = runtime_text(root)
+    for i, function in enumerate(provides):
+        where = where_of(provides, i)
+        if function not in mpi_functions:
+            raise SpecError(where, f"{name}: '{function}' is not an MPI function (spec/mpi/)")
+        for f in (function, f"{function}_c"):
+            if (f == function or f in mpi_functions) and not re.search(rf"struct {short}<{re.escape(f)}>", text):
+                raise SpecError(
+                    where,
+                    f"{name}: '{function}' needs {template}<{f}> in runtime/include/nampi/ "
+                    f"(a specialization in namespace {namespace}: the backend's version of the function)",
+                )
 
 
 def needed_functions(binding: Binding, mpi_functions: dict) -> set[str]:

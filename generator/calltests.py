@@ -270,12 +270,18 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     }
 
 
+# What a case the template's case_body reads has when its kind says nothing of it.
+CASE_DEFAULTS = {"decls": [], "declare_result": False, "assign_result": False, "value_checks": [], "results": []}
+
+
 def _range_cases(all_cases: list[dict], requested_back: dict | None) -> list[dict]:
     """The cases also run on range communicators: everything omitted (every rule runs, through
     the range's own calls), everything given, and the requested-back case."""
-    picked = ([all_cases[0], all_cases[-1]] if len(all_cases) > 1 else all_cases) + ([requested_back] if requested_back else [])
-    defaults = {"decls": [], "declare_result": False, "assign_result": False, "value_checks": [], "results": []}
-    return [{**defaults, **c} for c in picked]
+    return ([all_cases[0], all_cases[-1]] if len(all_cases) > 1 else all_cases) + ([requested_back] if requested_back else [])
+
+
+def _with_defaults(case: dict | None) -> dict | None:
+    return {**CASE_DEFAULTS, **case} if case else None
 
 
 def test_view(binding: Binding, on_range: bool = False) -> dict:
@@ -297,8 +303,8 @@ def test_view(binding: Binding, on_range: bool = False) -> dict:
                 "template_args": test.get("template_args", ""),
                 "check": test.get("check", "CHECK(result == expected);" if test.get("expect") else ""),
                 "returns": form.primary is not None,
-                "cases": cases(binding, form),
-                "requested_back": requested_back_case(binding, form),
+                "cases": [{**CASE_DEFAULTS, **c} for c in cases(binding, form)],
+                "requested_back": _with_defaults(requested_back_case(binding, form)),
             }
         )
         forms[-1]["range_cases"] = _range_cases(forms[-1]["cases"], forms[-1]["requested_back"])

@@ -148,19 +148,20 @@ namespace detail {
   throw mpi_error(name, code);
 }
 
-// Calls an MPI function and throws mpi_error unless it succeeded. With
+// An MPI function's return code: mpi_error unless it succeeded. With
 // NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call
 // returns, so there is no code to check.
-template <typename Function, typename... Args>
-inline void call_mpi(const char* name, Function function, Args... args) {
-  if constexpr (errors_are_fatal) {
-    (void)name;
-    function(args...);
-  } else {
-    const int code = function(args...);
+[[gnu::always_inline]] inline void check_mpi_code([[maybe_unused]] const char* name,
+                                                  [[maybe_unused]] int code) {
+  if constexpr (!errors_are_fatal)
     if (code != MPI_SUCCESS) [[unlikely]]
       throw_mpi_error(name, code);
-  }
+}
+
+// Calls an MPI function and throws mpi_error unless it succeeded.
+template <typename Function, typename... Args>
+inline void call_mpi(const char* name, Function function, Args... args) {
+  check_mpi_code(name, function(args...));
 }
 
 }  // namespace detail

@@ -32,14 +32,7 @@ struct call_context {
 // here, defined in nampi/range_communicator.hpp) runs that backend's version.
 template <auto Function, typename... Args>
 inline void call_mpi(const call_context&, const char* name, Args... args) {
-  if constexpr (errors_are_fatal) {
-    (void)name;
-    Function(args...);
-  } else {
-    const int code = Function(args...);
-    if (code != MPI_SUCCESS) [[unlikely]]
-      throw_mpi_error(name, code);
-  }
+  check_mpi_code(name, Function(args...));
 }
 struct range_context;
 template <auto Function, typename... Args>

@@ -38,6 +38,7 @@ struct layout {
   std::int64_t begin(int rank) const {
     return rank * (n / p) + std::min<std::int64_t>(rank, n % p);
   }
+  // (n < p: every position lies among the first n % p = n ranks, so n / p = 0 never divides.)
   int owner(std::int64_t position) const {
     const std::int64_t big = n / p + 1;  // the first n % p ranks own one more
     const std::int64_t in_big = (n % p) * big;
@@ -135,8 +136,8 @@ class sorter {
     return solve(task, low_rank, lo, hi, std::move(mine), depth + 1);
   }
 
-  // The median of one element per rank that has one (its middle element after a cheap
-  // shuffle-free choice: the element at a position that depends on the depth).
+  // The median of one sample per rank that has elements: an element at a position that
+  // differs by rank and by level, so that a level does not pick what the one above picked.
   T pick_pivot(const RangeCommunicator& task, const std::vector<T>& mine, int depth) {
     using namespace nampi::params;
     std::vector<T> sample;

@@ -13,7 +13,9 @@ template <auto Function>
 struct range_backend;
 
 // An MPI call of a generated body or a rule on a range communicator (declared next to
-// the MPI backend's in nampi/infer.hpp): the backend's version of Function.
+// the MPI backend's in nampi/infer.hpp): the backend's version of Function. Checked even
+// with NAMPI_ERRORS_ARE_FATAL: the backend's own errors (a rank outside the range) never
+// passed through MPI's handler.
 template <auto Function, typename... Args>
 void call_mpi(const range_context&, const char* name, Args... args) {
   const int code = range_backend<Function>::run(args...);

@@ -22,7 +22,8 @@ namespace nampi::detail::range_collectives {
 
 namespace msg = range_messages;
 
-inline int barrier(range_handle r, int rank) {
+inline int barrier(range_handle r) {
+  const int rank = r.rank;
   char none = 0;
   for (int distance = 1; distance < r.size; distance *= 2)
     msg::sendrecv(&none, 0, MPI_BYTE, r.parent_of((rank + distance) % r.size), range_tags::barrier,
@@ -33,8 +34,9 @@ inline int barrier(range_handle r, int rank) {
 
 // Binomial tree on ranks counted from the root: a rank receives once, from the rank that
 // differs in its lowest set bit, then sends to the ranks below that bit.
-inline int bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r, int rank,
+inline int bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r,
                  int tag = range_tags::bcast) {
+  const int rank = r.rank;
   if (root < 0 || root >= r.size) return MPI_ERR_ROOT;
   const int me = (rank - root + r.size) % r.size;
   int mask = 1;
@@ -55,7 +57,8 @@ inline int bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_
 // (left) with the received higher ranks' one, written into the received buffer
 // (MPI_Reduce_local(in, inout) computes inout = in op inout), so `send` is only read.
 inline void reduce_to_0(const void* send, void* result, MPI_Count count, MPI_Datatype type,
-                        MPI_Op op, range_handle r, int rank) {
+                        MPI_Op op, range_handle r) {
+  const int rank = r.rank;
   const void* partial = send;
   msg::scratch held[2] = {msg::scratch(rank % 2 == 0 && r.size > 1 ? count : 0, type),
                           msg::scratch(rank % 2 == 0 && r.size > 1 ? count : 0, type)};
@@ -75,41 +78,42 @@ inline void reduce_to_0(const void* send, void* result, MPI_Count count, MPI_Dat
     }
   }
   // rank 0: the whole reduction
-  msg::copy(partial, count, type, result, count, type, r.parent_of(0), range_tags::copy, r.parent);
+  msg::copy(partial, count, type, result, count, type, r);
 }
 
 inline int reduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                  int root, range_handle r, int rank) {
+                  int root, range_handle r) {
+  const int rank = r.rank;
   if (root < 0 || root >= r.size) return MPI_ERR_ROOT;
   const void* mine = send == MPI_IN_PLACE ? recv : send;  // in place: at the root only
   if (root == 0) {
-    reduce_to_0(mine, recv, count, type, op, r, rank);
+    reduce_to_0(mine, recv, count, type, op, r);
     return MPI_SUCCESS;
   }
   if (rank == 0) {
     msg::scratch result(count, type);
-    reduce_to_0(mine, result.data(), count, type, op, r, rank);
+    reduce_to_0(mine, result.data(), count, type, op, r);
     msg::send(result.data(), count, type, r.parent_of(root), range_tags::reduce, r.parent);
   } else {
-    reduce_to_0(mine, nullptr, count, type, op, r, rank);
+    reduce_to_0(mine, nullptr, count, type, op, r);
   }
   if (rank == root) msg::recv(recv, count, type, r.parent_of(0), range_tags::reduce, r.parent);
   return MPI_SUCCESS;
 }
 
 inline int allreduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                     range_handle r, int rank) {
-  reduce_to_0(send == MPI_IN_PLACE ? recv : send, recv, count, type, op, r, rank);
-  return bcast(recv, count, type, 0, r, rank);
+                     range_handle r) {
+  reduce_to_0(send == MPI_IN_PLACE ? recv : send, recv, count, type, op, r);
+  return bcast(recv, count, type, 0, r);
 }
 
 // Recursive doubling: after the round of distance d, `partial` holds the reduction of the
 // ranks rank-2d+1..rank (those that exist); each round receives the partial of the ranks
 // just below and puts it on the left.
 inline int scan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                range_handle r, int rank) {
-  if (send != MPI_IN_PLACE)
-    msg::copy(send, count, type, recv, count, type, r.parent_of(rank), range_tags::copy, r.parent);
+                range_handle r) {
+  const int rank = r.rank;
+  if (send != MPI_IN_PLACE) msg::copy(send, count, type, recv, count, type, r);
   msg::scratch theirs(r.size > 1 ? count : 0, type);
   const large_count_type t(count, type);
   for (int distance = 1; distance < r.size; distance *= 2) {
@@ -126,10 +130,10 @@ inline int scan(const void* send, void* recv, MPI_Count count, MPI_Datatype type
 // As scan, with the own value kept apart: `recv` gets only what came from below (rank 0's
 // is left as it was, as MPI leaves it undefined).
 inline int exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                  range_handle r, int rank) {
+                  range_handle r) {
+  const int rank = r.rank;
   msg::scratch partial(count, type), theirs(r.size > 1 ? count : 0, type);
-  msg::copy(send == MPI_IN_PLACE ? recv : send, count, type, partial.data(), count, type,
-            r.parent_of(rank), range_tags::copy, r.parent);
+  msg::copy(send == MPI_IN_PLACE ? recv : send, count, type, partial.data(), count, type, r);
   const large_count_type t(count, type);
   bool have = false;  // recv holds a result
   for (int distance = 1; distance < r.size; distance *= 2) {
@@ -141,8 +145,7 @@ inline int exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype ty
     if (have)
       call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), recv, t.count(), t.type(), op);
     else
-      msg::copy(theirs.data(), count, type, recv, count, type, r.parent_of(rank), range_tags::copy,
-                r.parent);
+      msg::copy(theirs.data(), count, type, recv, count, type, r);
     have = true;
     call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), partial.data(), t.count(),
              t.type(), op);
@@ -153,8 +156,8 @@ inline int exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype ty
 // Rank i's block at the root: `counts(i)` elements at `displs(i)` elements into recv.
 template <typename CountOf, typename DisplOf>
 int gatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
-            CountOf counts, DisplOf displs, MPI_Datatype recv_type, int root, range_handle r,
-            int rank) {
+            CountOf counts, DisplOf displs, MPI_Datatype recv_type, int root, range_handle r) {
+  const int rank = r.rank;
   if (root < 0 || root >= r.size) return MPI_ERR_ROOT;
   if (rank != root) {
     msg::send(send, send_count, send_type, r.parent_of(root), range_tags::gather, r.parent);
@@ -162,12 +165,11 @@ int gatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void
   }
   const MPI_Aint extent = msg::extent_of(recv_type);
   for (int i = 0; i < r.size; ++i) {
-    void* block = msg::at(recv, static_cast<MPI_Aint>(displs(i)) * extent);
+    void* block = advanced(recv, static_cast<MPI_Aint>(displs(i)) * extent);
     if (i != root)
       msg::recv(block, counts(i), recv_type, r.parent_of(i), range_tags::gather, r.parent);
     else if (send != MPI_IN_PLACE)
-      msg::copy(send, send_count, send_type, block, counts(i), recv_type, r.parent_of(rank),
-                range_tags::copy, r.parent);
+      msg::copy(send, send_count, send_type, block, counts(i), recv_type, r);
   }
   return MPI_SUCCESS;
 }
@@ -176,12 +178,12 @@ int gatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void
 // of rank i-s-1 from rank i-1, each straight into its place in recv.
 template <typename CountOf, typename DisplOf>
 int allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
-               CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r, int rank) {
+               CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r) {
+  const int rank = r.rank;
   const MPI_Aint extent = msg::extent_of(recv_type);
-  auto block = [&](int i) { return msg::at(recv, static_cast<MPI_Aint>(displs(i)) * extent); };
+  auto block = [&](int i) { return advanced(recv, static_cast<MPI_Aint>(displs(i)) * extent); };
   if (send != MPI_IN_PLACE)
-    msg::copy(send, send_count, send_type, block(rank), counts(rank), recv_type, r.parent_of(rank),
-              range_tags::copy, r.parent);
+    msg::copy(send, send_count, send_type, block(rank), counts(rank), recv_type, r);
   const int right = r.parent_of((rank + 1) % r.size);
   const int left = r.parent_of((rank - 1 + r.size) % r.size);
   for (int step = 0; step + 1 < r.size; ++step) {
@@ -218,13 +220,13 @@ namespace rc = range_collectives;
 
 template <>
 struct range_backend<MPI_Barrier> {
-  static int run(range_handle r) { return rc::barrier(r, r.rank); }
+  static int run(range_handle r) { return rc::barrier(r); }
 };
 
 template <typename Count>
 struct range_bcast {
   static int run(void* b, Count c, MPI_Datatype t, int root, range_handle r) {
-    return rc::bcast(b, c, t, root, r, r.rank);
+    return rc::bcast(b, c, t, root, r);
   }
 };
 template <>
@@ -234,7 +236,7 @@ template <typename Count>
 struct range_reduce {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, int root,
                  range_handle r) {
-    return rc::reduce(s, b, c, t, op, root, r, r.rank);
+    return rc::reduce(s, b, c, t, op, root, r);
   }
 };
 template <>
@@ -242,10 +244,10 @@ struct range_backend<MPI_Reduce> : range_reduce<int> {};
 
 // allreduce, scan and exscan: the same parameters.
 template <typename Count,
-          int (*Algorithm)(const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, range_handle, int)>
+          int (*Algorithm)(const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, range_handle)>
 struct range_all_reduction {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, range_handle r) {
-    return Algorithm(s, b, c, t, op, r, r.rank);
+    return Algorithm(s, b, c, t, op, r);
   }
 };
 template <>
@@ -259,8 +261,7 @@ template <typename Count>
 struct range_gather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  int root, range_handle r) {
-    return rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, r,
-                       r.rank);
+    return rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, r);
   }
 };
 template <>
@@ -271,7 +272,7 @@ struct range_gatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, int root, range_handle r) {
     return rc::gatherv(s, sc, st, b, rc::from_array<Count>{counts}, rc::from_array<Displ>{displs},
-                       rt, root, r, r.rank);
+                       rt, root, r);
   }
 };
 template <>
@@ -281,7 +282,7 @@ template <typename Count>
 struct range_allgather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  range_handle r) {
-    return rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, r, r.rank);
+    return rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, r);
   }
 };
 template <>
@@ -292,7 +293,7 @@ struct range_allgatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, range_handle r) {
     return rc::allgatherv(s, sc, st, b, rc::from_array<Count>{counts},
-                          rc::from_array<Displ>{displs}, rt, r, r.rank);
+                          rc::from_array<Displ>{displs}, rt, r);
   }
 };
 template <>

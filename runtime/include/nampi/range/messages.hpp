@@ -10,6 +10,8 @@
 
 #include "nampi/error.hpp"
 #include "nampi/large_count.hpp"
+#include "nampi/range/handle.hpp"
+#include "nampi/range/tags.hpp"
 
 namespace nampi::detail::range_messages {
 
@@ -37,11 +39,14 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
 }
 
 // `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
-// (the same type signature), by a message to this process itself: any datatype, no packing.
+// (the same type signature) at this process of the range, by a message to itself on the
+// reserved copy tag: any datatype, no packing.
 inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
-                 MPI_Count count_to, MPI_Datatype to_type, int self, int tag, MPI_Comm comm) {
+                 MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
   if (from == to && from_type == to_type) return;
-  sendrecv(from, count, from_type, self, tag, to, count_to, to_type, self, tag, comm);
+  const int self = r.parent_of(r.rank);
+  sendrecv(from, count, from_type, self, range_tags::copy, to, count_to, to_type, self,
+           range_tags::copy, r.parent);
 }
 
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
@@ -69,11 +74,6 @@ inline MPI_Aint extent_of(MPI_Datatype type) {
   MPI_Aint lb = 0, extent = 0;
   call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
   return extent;
-}
-
-inline void* at(void* buf, MPI_Aint bytes) { return static_cast<std::byte*>(buf) + bytes; }
-inline const void* at(const void* buf, MPI_Aint bytes) {
-  return static_cast<const std::byte*>(buf) + bytes;
 }
 
 }  // namespace nampi::detail::range_messages

@@ -16,8 +16,8 @@ namespace nampi::detail::range_p2p {
 // range is asked in turn, so such a message cannot hide one from inside.
 inline bool find(const range_handle& r, int source, int tag, MPI_Status& status) {
   int flag = 0;
-  if (source != MPI_ANY_SOURCE) {
-    call_mpi("MPI_Iprobe", MPI_Iprobe, r.parent_of(source), tag, r.parent, &flag, &status);
+  if (source != MPI_ANY_SOURCE) {  // a rank of the range, or MPI_PROC_NULL (MPI's answer)
+    call_mpi("MPI_Iprobe", MPI_Iprobe, r.peer(source), tag, r.parent, &flag, &status);
     return flag != 0;
   }
   call_mpi("MPI_Iprobe", MPI_Iprobe, MPI_ANY_SOURCE, tag, r.parent, &flag, &status);
@@ -33,7 +33,7 @@ inline bool find(const range_handle& r, int source, int tag, MPI_Status& status)
 // Blocks until find() succeeds (MPI_Probe where the source is known).
 inline void wait_for(const range_handle& r, int source, int tag, MPI_Status& status) {
   if (source != MPI_ANY_SOURCE) {
-    call_mpi("MPI_Probe", MPI_Probe, r.parent_of(source), tag, r.parent, &status);
+    call_mpi("MPI_Probe", MPI_Probe, r.peer(source), tag, r.parent, &status);
     return;
   }
   while (!find(r, source, tag, status)) {
@@ -72,8 +72,7 @@ int recv(void* buf, Count count, MPI_Datatype type, int source, int tag, range_h
 }
 
 inline int probe(int source, int tag, range_handle r, MPI_Status* status) {
-  if (!valid_peer(r, source) || source == MPI_PROC_NULL)
-    return source == MPI_PROC_NULL ? MPI_SUCCESS : MPI_ERR_RANK;
+  if (!valid_peer(r, source)) return MPI_ERR_RANK;
   MPI_Status got;
   wait_for(r, source, tag, got);
   hand_back(r, got, status);
