@@ -290,6 +290,13 @@ def _starter_targs(binding: Binding) -> list[str]:
     return []
 
 
+def _request_targ(binding: Binding) -> list[str]:
+    """A nonblocking call's request type comes from its communicator's call context (an
+    MPI_Request, or a range communicator's range_request); persistent and partitioned calls
+    run on MPI communicators only."""
+    return ["nampi::detail::request_of<decltype(ctx)>"] if binding.variant == "nonblocking" else []
+
+
 def _start_nonblocking(binding: Binding, form: Form, primary: str | None, others: list[str]) -> dict:
     """Moves the slots into the result (nonblocking.hpp, persistent.hpp), which runs the MPI call
     on them there; the status slot, which the MPI call does not take, is filled by MPI_Wait or MPI_Test."""
@@ -303,7 +310,7 @@ def _start_nonblocking(binding: Binding, form: Form, primary: str | None, others
     return {
         "starter": STARTERS[binding.variant],
         "name": binding.name,
-        "targs": _starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index],
+        "targs": _starter_targs(binding) + ["nampi::detail::type_list<std::remove_cvref_t<Args>...>", status_index] + _request_targ(binding),
         "lambda_params": [f"auto& {n}" if n in used else "auto&" for n in names]
         + [f"[[maybe_unused]] auto& {EMULATION_SLOT}"] * len(emulation),
         "request": REQUEST_ARG,

@@ -2,7 +2,9 @@
 // nonblocking_result (nonblocking.hpp) and persistent_call (persistent.hpp):
 // its slots on the heap (MPI holds their addresses, so they must not move when
 // the result does), its request, the status MPI_Wait and MPI_Test fill, and the
-// call's name for messages.
+// call's name for messages. The request is an MPI_Request, or on a range
+// communicator a range_request (range/request.hpp): its algorithm, which
+// wait() and test() drive.
 #pragma once
 
 #include <mpi.h>
@@ -26,20 +28,53 @@ inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
 // A destructor cannot throw: an MPI error while it completes or frees a request
 // ends the program with MPI's message.
 [[noreturn, gnu::cold]] inline void terminate_in_destructor(const char* call, const char* doing,
-                                                            int code) noexcept {
-  std::fprintf(stderr, "nampi: %s: %s failed: %s\n", call, doing,
-               mpi_error::error_string(code).c_str());
+                                                            const char* why) noexcept {
+  std::fprintf(stderr, "nampi: %s: %s failed: %s\n", call, doing, why);
   std::terminate();
 }
 
-template <std::size_t StatusIndex, typename... Slots>
+// Completing a request, whichever kind: MPI's own here; a range_request's are its members.
+inline bool request_pending(const MPI_Request& request) noexcept {
+  return request != MPI_REQUEST_NULL;
+}
+template <typename Request>
+bool request_pending(const Request& request) noexcept {
+  return request.pending();
+}
+inline void request_wait(MPI_Request& request, MPI_Status* status) {
+  call_mpi("MPI_Wait", MPI_Wait, &request, status);
+}
+template <typename Request>
+void request_wait(Request& request, MPI_Status* status) {
+  request.wait(status);
+}
+inline bool request_test(MPI_Request& request, MPI_Status* status) {
+  int done = 0;
+  call_mpi("MPI_Test", MPI_Test, &request, &done, status);
+  return done != 0;
+}
+template <typename Request>
+bool request_test(Request& request, MPI_Status* status) {
+  return request.test(status);
+}
+
+// A request before its call starts.
+template <typename Request>
+Request null_request() noexcept {
+  if constexpr (std::is_same_v<Request, MPI_Request>)
+    return MPI_REQUEST_NULL;
+  else
+    return Request();
+}
+
+template <typename Request, std::size_t StatusIndex, typename... Slots>
 class call_state {
  public:
   struct held {
     template <typename... S>
     explicit held(S&&... s) : slots{{{std::forward<S>(s)}...}} {}
     pack<Slots...> slots;
-    MPI_Request request = MPI_REQUEST_NULL;
+    Request request = null_request<Request>();
   };
 
   // Moves the slots to the heap, then `issue(slots..., &request)` starts (or
@@ -52,8 +87,8 @@ class call_state {
 
   bool holds() const noexcept { return held_ != nullptr; }
   const char* call() const noexcept { return call_; }
-  MPI_Request& request() noexcept { return held_->request; }
-  MPI_Request request() const noexcept { return held_->request; }
+  Request& request() noexcept { return held_->request; }
+  const Request& request() const noexcept { return held_->request; }
   pack<Slots...>& slots() noexcept { return held_->slots; }
 
   // Where MPI_Wait and MPI_Test write the status: the status slot, or MPI_STATUS_IGNORE.
@@ -73,9 +108,18 @@ class call_state {
 
   // Waits for a pending request (a destructor's wait).
   void wait_or_terminate(const char* doing) noexcept {
-    if (held_->request == MPI_REQUEST_NULL) return;
-    const int code = MPI_Wait(&held_->request, status());
-    if (code != MPI_SUCCESS) terminate_in_destructor(call_, doing, code);
+    if (!request_pending(held_->request)) return;
+    if constexpr (std::is_same_v<Request, MPI_Request>) {
+      const int code = MPI_Wait(&held_->request, status());
+      if (code != MPI_SUCCESS)
+        terminate_in_destructor(call_, doing, mpi_error::error_string(code).c_str());
+    } else {
+      try {
+        held_->request.wait(status());
+      } catch (const std::exception& e) {
+        terminate_in_destructor(call_, doing, e.what());
+      }
+    }
   }
 
   // Hands the slots over; nothing is held afterwards.

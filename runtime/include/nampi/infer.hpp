@@ -20,6 +20,7 @@ namespace nampi::detail {
 
 // Everything a rule needs to know about the call it serves.
 struct call_context {
+  using request_type = MPI_Request;  // a nonblocking call's request
   const char* call;
   MPI_Comm comm;
   int rank;

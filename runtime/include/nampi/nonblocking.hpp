@@ -17,6 +17,9 @@
 // Completing the request elsewhere (MPI_Waitall on mpi_request(), or a
 // nampi::request_pool, see request_pool.hpp) and then calling
 // take_completed(status) gives the value without another MPI call.
+//
+// On a range communicator the request is the call's algorithm (range/request.hpp):
+// wait() and test() drive it, and it has no MPI request to complete elsewhere.
 #pragma once
 
 #include <mpi.h>
@@ -62,15 +65,23 @@ constexpr bool reports_status() {
 template <typename T>
 inline constexpr bool dependent_false = false;
 
+// The request of a nonblocking call made with the call context `Ctx` (MPI_Request, or a
+// range communicator's range_request).
+template <typename Ctx>
+using request_of = typename std::remove_cvref_t<Ctx>::request_type;
+
 }  // namespace detail
 
 // ArgList: the caller's argument types (they order the returned values);
-// StatusIndex: the slot MPI_Wait/MPI_Test fill with the status, if any.
-template <typename ArgList, std::size_t StatusIndex, typename... Slots>
+// StatusIndex: the slot MPI_Wait/MPI_Test fill with the status, if any;
+// Request: MPI_Request, or range_request on a range communicator.
+template <typename ArgList, std::size_t StatusIndex, typename Request, typename... Slots>
 class [[nodiscard]] nonblocking_result {
-  using state = detail::call_state<StatusIndex, Slots...>;
+  using state = detail::call_state<Request, StatusIndex, Slots...>;
 
  public:
+  // Its request is an MPI request (mpi_request(), request pools); not on a range.
+  static constexpr bool has_mpi_request = std::is_same_v<Request, MPI_Request>;
   using value_type =
       decltype(detail::finish_result<ArgList>::from(std::declval<detail::pack<Slots...>&>()));
   // test(): whether it completed (no value), or the value once it has.
@@ -98,7 +109,7 @@ class [[nodiscard]] nonblocking_result {
   // Waits for completion and returns what the blocking call returns.
   value_type wait() {
     check_holds("wait");
-    detail::call_mpi("MPI_Wait", MPI_Wait, &state_.request(), state_.status());
+    detail::request_wait(state_.request(), state_.status());
     return take();
   }
 
@@ -106,11 +117,10 @@ class [[nodiscard]] nonblocking_result {
   // result is empty afterwards. Not yet: an empty optional (or false).
   test_type test() {
     check_holds("test");
-    int done = 0;
-    detail::call_mpi("MPI_Test", MPI_Test, &state_.request(), &done, state_.status());
+    const bool done = detail::request_test(state_.request(), state_.status());
     if constexpr (std::is_void_v<value_type>) {
       if (done) take();
-      return done != 0;
+      return done;
     } else {
       if (!done) return std::nullopt;
       return test_type(take());
@@ -125,8 +135,16 @@ class [[nodiscard]] nonblocking_result {
   // too, but issues an MPI_Wait on the null request, which writes MPI's empty
   // status into a status parameter.)
   MPI_Request& mpi_request() {
+    static_assert(has_mpi_request,
+                  "nampi: mpi_request(): a range communicator's nonblocking call has no MPI "
+                  "request (its wait() and test() drive it)");
     check_holds("mpi_request");
-    return state_.request();
+    if constexpr (has_mpi_request) {
+      return state_.request();
+    } else {  // (not compiled: the assertion failed; one message, no second error)
+      static MPI_Request none = MPI_REQUEST_NULL;
+      return none;
+    }
   }
 
   // The value of a call whose request was completed elsewhere (mpi_request()
@@ -134,9 +152,14 @@ class [[nodiscard]] nonblocking_result {
   // into the status parameter if the call has one (has_status), or
   // MPI_STATUS_IGNORE. Issues no MPI call; the result is empty afterwards.
   value_type take_completed(const MPI_Status* status) {
+    static_assert(has_mpi_request,
+                  "nampi: take_completed(): a range communicator's nonblocking call completes "
+                  "only through its wait() and test()");
     check_holds("take_completed");
-    NAMPI_ASSERT(state_.request() == MPI_REQUEST_NULL,
-                 "%s: take_completed() on a request that is still pending", state_.call());
+    if constexpr (has_mpi_request) {
+      NAMPI_ASSERT(state_.request() == MPI_REQUEST_NULL,
+                   "%s: take_completed() on a request that is still pending", state_.call());
+    }
     if constexpr (has_status) {
       if (status != MPI_STATUS_IGNORE) *state_.status() = *status;
     } else {
@@ -180,11 +203,12 @@ class [[nodiscard]] nonblocking_result {
 
 namespace detail {
 
-// Starts a nonblocking call (see calls.hpp.j2): `start(slots..., request)`
+// Starts a nonblocking call (see call_body.j2): `start(slots..., request)`
 // issues the MPI function on the slots once they are in their final place.
-template <typename ArgList, std::size_t StatusIndex, typename Start, typename... Slots>
+template <typename ArgList, std::size_t StatusIndex, typename Request, typename Start,
+          typename... Slots>
 auto start_nonblocking(const char* call, Start&& start, Slots&&... slots) {
-  return nonblocking_result<ArgList, StatusIndex, std::remove_cvref_t<Slots>...>(
+  return nonblocking_result<ArgList, StatusIndex, Request, std::remove_cvref_t<Slots>...>(
       start_tag{}, call, std::forward<Start>(start), std::forward<Slots>(slots)...);
 }
 

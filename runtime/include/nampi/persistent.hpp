@@ -149,12 +149,13 @@ class [[nodiscard]] persistent_call {
     if (state_.request() != MPI_REQUEST_NULL) {
       const int code = MPI_Request_free(&state_.request());
       if (code != MPI_SUCCESS)
-        detail::terminate_in_destructor(state_.call(), "freeing a persistent call", code);
+        detail::terminate_in_destructor(state_.call(), "freeing a persistent call",
+                                        mpi_error::error_string(code).c_str());
     }
     state_.reset();
   }
 
-  detail::call_state<StatusIndex, Slots...> state_;
+  detail::call_state<MPI_Request, StatusIndex, Slots...> state_;
   bool started_ = false;
 };
 

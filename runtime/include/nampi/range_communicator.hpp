@@ -1,9 +1,11 @@
 // RangeCommunicator: the processes first, first + stride, ..., up to last of a communicator,
 // made in O(1) without an MPI call or an allocation (RBC, "lightweight range communicators").
 // It has the calls of its backend (spec/backends.yaml: point-to-point, probes and the
-// blocking collectives) with the same names, parameters and inference as
+// collectives, blocking and nonblocking) with the same names, parameters and inference as
 // nampi::Communicator; they run as point-to-point messages on the parent communicator
-// (nampi/range/). Tags 32752..32767 of the parent are reserved for them (range/tags.hpp).
+// (nampi/range/). Tags 32752..32767 of the parent are reserved for its collectives
+// (range/tags.hpp); a range made with tag(t) uses t for all of them instead, so that
+// nonblocking collectives on ranges that share processes can run at once (one per tag).
 #pragma once
 
 #include <mpi.h>
@@ -31,14 +33,18 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   MPI_Comm parent_communicator() const noexcept { return range_.parent; }
   int parent_rank(int rank) const noexcept { return range_.parent_of(rank); }
 
-  // A range of this range: first(f), last(l) and stride(s) are ranks of this range.
+  // A range of this range: first(f), last(l) and stride(s) are ranks of this range; it
+  // keeps this range's tag unless given tag(t).
   template <typename... Args>
   basic_range_communicator range(Args&&... args) const {
-    const spec s = checked(size(), args...);
+    const spec s = checked(size(), range_.tag, args...);
     return basic_range_communicator(range_.parent, range_.parent_of(s.first),
                                     range_.stride * s.stride, (s.last - s.first) / s.stride + 1,
-                                    in(s, rank()));
+                                    in(s, rank()), s.tag);
   }
+
+  // The tag its collectives use on the parent, or range_handle::no_tag: each its reserved one.
+  int tag() const noexcept { return range_.tag; }
 
   template <typename Call>
   static constexpr bool provides = generated::backends::range_has<Call>;
@@ -56,10 +62,12 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
     int first;
     int last;
     int stride;
+    int tag;
   };
 
-  basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank) noexcept
-      : range_{parent, first, stride, size, rank} {}
+  basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank,
+                           int tag) noexcept
+      : range_{parent, first, stride, size, rank, tag} {}
 
   // The range's rank of `rank` (of the communicator it is made from), or MPI_UNDEFINED.
   static int in(const spec& s, int rank) noexcept {
@@ -68,43 +76,48 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
     return (rank - s.first) / s.stride;
   }
 
-  // first, last and stride from named arguments, checked against a communicator of `size`.
+  // first, last, stride and tag from named arguments, checked against a communicator of
+  // `size`; `tag` where none is given.
   template <typename... Args>
-  static spec spec_of(const Args&... args) {
+  static spec spec_of(int tag, const Args&... args) {
     using namespace detail;
     static_assert(all_named<std::remove_cvref_t<Args>...>,
                   "nampi: range: every argument must be a named parameter: first(f), last(l), "
-                  "stride(s)");
+                  "stride(s), tag(t)");
     static_assert(has_param<param_id::first, Args...>,
                   "nampi: range: missing required parameter 'first'");
     static_assert(has_param<param_id::last, Args...>,
                   "nampi: range: missing required parameter 'last'");
     static_assert(((is_param<param_id::first, Args>() || is_param<param_id::last, Args>() ||
-                    is_param<param_id::stride, Args>()) &&
+                    is_param<param_id::stride, Args>() || is_param<param_id::tag, Args>()) &&
                    ...),
-                  "nampi: range: takes only the parameters first, last and stride");
-    static_assert(count_of<param_id::first, Args...> <= 1 &&
-                      count_of<param_id::last, Args...> <= 1 &&
-                      count_of<param_id::stride, Args...> <= 1,
-                  "nampi: range: a parameter given more than once");
+                  "nampi: range: takes only the parameters first, last, stride and tag");
+    static_assert(
+        count_of<param_id::first, Args...> <= 1 && count_of<param_id::last, Args...> <= 1 &&
+            count_of<param_id::stride, Args...> <= 1 && count_of<param_id::tag, Args...> <= 1,
+        "nampi: range: a parameter given more than once");
     if constexpr (has_param<param_id::first, Args...> && has_param<param_id::last, Args...>) {
       int stride = 1;
       if constexpr (has_param<param_id::stride, Args...>)
         stride = static_cast<int>(get_param<param_id::stride>(args...).value);
+      if constexpr (has_param<param_id::tag, Args...>)
+        tag = static_cast<int>(get_param<param_id::tag>(args...).value);
       return {static_cast<int>(get_param<param_id::first>(args...).value),
-              static_cast<int>(get_param<param_id::last>(args...).value), stride};
+              static_cast<int>(get_param<param_id::last>(args...).value), stride, tag};
     } else {
-      return {0, 0, 1};
+      return {0, 0, 1, tag};
     }
   }
 
   template <typename... Args>
-  static spec checked(int size, const Args&... args) {
-    const spec s = spec_of(args...);
+  static spec checked(int size, int tag, const Args&... args) {
+    const spec s = spec_of(tag, args...);
     NAMPI_CHECK(s.first >= 0 && s.first <= s.last && s.last < size && s.stride >= 1,
                 "range: first %d, last %d, stride %d is no range of 0..%d (0 <= first <= last, "
                 "stride >= 1)",
                 s.first, s.last, s.stride, size - 1);
+    NAMPI_CHECK(s.tag == range_handle::no_tag || s.tag >= 0,
+                "range: tag %d is no tag (0 or more; below the parent's MPI_TAG_UB)", s.tag);
     return s;
   }
 
@@ -116,9 +129,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
 template <typename... Args>
 RangeCommunicator Communicator::range(Args&&... args) const {
   NAMPI_CHECK(!is_null(), "range: made from a null communicator");
-  const auto s = RangeCommunicator::checked(size_, args...);
+  const auto s = RangeCommunicator::checked(size_, detail::range_handle::no_tag, args...);
   return RangeCommunicator(comm_, s.first, s.stride, (s.last - s.first) / s.stride + 1,
-                           RangeCommunicator::in(s, rank_));
+                           RangeCommunicator::in(s, rank_), s.tag);
 }
 
 }  // namespace nampi

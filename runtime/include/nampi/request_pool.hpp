@@ -63,9 +63,9 @@ namespace nampi {
 
 template <typename T>
 inline constexpr bool is_nonblocking_result_v = false;
-template <typename ArgList, std::size_t StatusIndex, typename... Slots>
-inline constexpr bool is_nonblocking_result_v<nonblocking_result<ArgList, StatusIndex, Slots...>> =
-    true;
+template <typename ArgList, std::size_t StatusIndex, typename Request, typename... Slots>
+inline constexpr bool
+    is_nonblocking_result_v<nonblocking_result<ArgList, StatusIndex, Request, Slots...>> = true;
 
 namespace detail {
 
@@ -109,20 +109,25 @@ class basic_request_pool {
     using handler_type = std::decay_t<Handler>;
     constexpr bool moved_in = !std::is_lvalue_reference_v<Result>;
     constexpr bool without_handler = std::is_same_v<handler_type, no_handler>;
+    constexpr bool has_mpi_request = result_type::has_mpi_request;
     // Each misuse fails exactly one of these.
-    static_assert(moved_in,
+    static_assert(has_mpi_request,
+                  "nampi: request_pool::add: a range communicator's nonblocking result has no MPI "
+                  "request to complete in a pool (its wait() and test() drive it)");
+    static_assert(!has_mpi_request || moved_in,
                   "nampi: request_pool::add: move the result in (std::move): the pool owns it "
                   "until it completes");
-    static_assert(std::is_void_v<value_type> || !without_handler,
+    static_assert(!has_mpi_request || !moved_in || std::is_void_v<value_type> || !without_handler,
                   "nampi: request_pool::add: this call returns a value (received data, a "
                   "moved-in buffer handed back, ...); pass a handler that takes it, or "
                   "[](auto&&) {} to drop it");
-    static_assert(without_handler || handler_takes<handler_type, value_type>(),
+    static_assert(!has_mpi_request || !moved_in || without_handler ||
+                      handler_takes<handler_type, value_type>(),
                   "nampi: request_pool::add: the handler cannot take this call's value (a call "
                   "that returns nothing calls it with no argument)");
     constexpr bool handler_fits =
         without_handler ? std::is_void_v<value_type> : handler_takes<handler_type, value_type>();
-    if constexpr (moved_in && handler_fits) {
+    if constexpr (has_mpi_request && moved_in && handler_fits) {
       using completion = result_completion<result_type, handler_type>;
       const MPI_Request request = result.mpi_request();
       if (request == MPI_REQUEST_NULL) {  // completed elsewhere: only the value is left

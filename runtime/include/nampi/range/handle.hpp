@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include "nampi/range/request.hpp"
+
 namespace nampi::detail {
 
 struct range_handle {
@@ -12,6 +14,12 @@ struct range_handle {
   int stride;  // >= 1
   int size;
   int rank;  // this process's rank in the range
+  int tag;   // the tag of its collectives, or no_tag: each collective's reserved one
+
+  static constexpr int no_tag = -1;
+
+  // The tag of a collective whose reserved tag is `reserved` (range/tags.hpp).
+  int tag_or(int reserved) const noexcept { return tag == no_tag ? reserved : tag; }
 
   // A range rank's parent rank.
   int parent_of(int rank) const noexcept { return first + rank * stride; }
@@ -35,6 +43,7 @@ struct range_handle {
 // What the inference rules and the backend need to know about the call on a range
 // (the range's counterpart of call_context, nampi/infer.hpp): `comm` is the range.
 struct range_context {
+  using request_type = range_request;  // a nonblocking call's request (range/request.hpp)
   const char* call;
   range_handle comm;
   int rank;

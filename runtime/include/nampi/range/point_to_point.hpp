@@ -1,5 +1,6 @@
 // The range backend's point-to-point functions: MPI's own, on the parent communicator, with
-// the peer's rank translated, and the status's MPI_SOURCE translated back. A wildcard source
+// the peer's rank translated, and the status's MPI_SOURCE translated back. The nonblocking
+// ones are coroutines (range/task.hpp) their results drive. A wildcard source
 // takes only a message from a process of the range (RBC): probed for, then received.
 #pragma once
 
@@ -7,6 +8,7 @@
 
 #include "nampi/range/backend.hpp"
 #include "nampi/range/messages.hpp"
+#include "nampi/range/task.hpp"
 
 namespace nampi::detail::range_p2p {
 
@@ -110,6 +112,33 @@ int sendrecv(const void* send_buf, Count send_count, MPI_Datatype send_type, int
   return code;
 }
 
+// The nonblocking send: one MPI_Isend on the parent, completed by the result's wait/test.
+inline range_task isend(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                        range_handle r) {
+  range_round round(r.parent);
+  round.send(buf, count, type, r.peer(dest), tag);
+  co_await round;
+  co_return MPI_SUCCESS;
+}
+
+// The nonblocking receive: from a known source one MPI_Irecv on the parent; from any source
+// of the range, each test() looks once for a message (find), wait() until there is one,
+// which is then received.
+inline range_task irecv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
+                        range_handle r, MPI_Status* status) {
+  MPI_Status got;
+  if (source == MPI_ANY_SOURCE) {
+    while (!find(r, source, tag, got)) co_await range_poll{};
+    source = r.rank_of(got.MPI_SOURCE);
+    tag = got.MPI_TAG;
+  }
+  range_round round(r.parent);
+  round.recv(buf, count, type, r.peer(source), tag, &got);
+  co_await round;
+  hand_back(r, got, status);
+  co_return MPI_SUCCESS;
+}
+
 }  // namespace nampi::detail::range_p2p
 
 namespace nampi::detail {
@@ -145,6 +174,34 @@ struct range_backend<MPI_Sendrecv> {
     return range_p2p::sendrecv(sb, sc, st, d, sg, rb, rc, rt, s, rg, r, status);
   }
 };
+
+template <typename Count>
+struct range_isend {
+  static int run(const void* b, Count c, MPI_Datatype t, int d, int g, range_handle r,
+                 range_request* q) {
+    if (!range_p2p::valid_peer(r, d) || d == MPI_ANY_SOURCE) return MPI_ERR_RANK;
+    return q->start("MPI_Isend", range_p2p::isend(b, c, t, d, g, r));
+  }
+};
+template <typename Count>
+struct range_irecv {
+  static int run(void* b, Count c, MPI_Datatype t, int s, int g, range_handle r, range_request* q) {
+    if (!range_p2p::valid_peer(r, s)) return MPI_ERR_RANK;
+    return q->start("MPI_Irecv", range_p2p::irecv(b, c, t, s, g, r, q->status()));
+  }
+};
+template <>
+struct range_backend<MPI_Isend> : range_isend<int> {};
+template <>
+struct range_backend<MPI_Irecv> : range_irecv<int> {};
+#if defined(NAMPI_HAVE_MPI_ISEND_C)
+template <>
+struct range_backend<MPI_Isend_c> : range_isend<MPI_Count> {};
+#endif
+#if defined(NAMPI_HAVE_MPI_IRECV_C)
+template <>
+struct range_backend<MPI_Irecv_c> : range_irecv<MPI_Count> {};
+#endif
 
 #if defined(NAMPI_HAVE_MPI_SEND_C)
 template <>
