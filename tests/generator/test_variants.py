@@ -51,7 +51,7 @@ def test_bodies_move_the_slots_into_the_result(spec):
     assert finish.startswith("return nampi::detail::start_nonblocking<")
     # The status is not an argument of MPI_Irecv: MPI_Wait fills it (its slot index is passed).
     status_index = [p.name for p in b.regular.params if p.name != "recv_buf"].index("status") + 1
-    assert f", {status_index}>(" in finish
+    assert f"...>, {status_index}, nampi::detail::request_of<decltype(ctx)>>(" in finish
     assert "call_mpi<MPI_Irecv>(ctx, " in finish and ", request);" in finish
     slots = body(b, b.regular)["slots"]
     assert all("nampi::detail::moved_input::" in s for s in slots)

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include <nampi/nampi.hpp>
+
 #include <map>
 #include <set>
 #include <string>
@@ -12,19 +14,28 @@
 
 namespace nampi_test {
 
-// A range of the world: ranks first, first + stride, ... up to last.
+// A range of the world: ranks first, first + stride, ... up to last; with tag(tag) (no_tag:
+// the reserved tags). then_barrier: the ranks wait for each other after it, or (false) the
+// next range runs at once, overlapping this one in time.
 struct range_shape {
   const char* name;
   int first;
   int last;
   int stride;
+  int tag = nampi::detail::range_handle::no_tag;
+  bool then_barrier = true;
 };
 
-// The whole world, its upper half (overlapping the world), the even and the odd ranks.
+// The whole world, its upper half (overlapping the world), the even and the odd ranks, one
+// after the other; then two overlapping ranges at once: the even ranks and the upper half,
+// each on a tag of its own (a process in both runs the even ranks' call first, as every
+// process lists them in this order).
 inline std::vector<range_shape> range_shapes(int size) {
   std::vector<range_shape> out{{"world", 0, size - 1, 1}, {"upper half", size / 2, size - 1, 1}};
   if (size > 1) out.push_back({"even ranks", 0, size - 1, 2});
   if (size > 2) out.push_back({"odd ranks", 1, size - 1, 2});
+  out.push_back({"even ranks, at once with the next", 0, size - 1, 2, 1001, false});
+  out.push_back({"upper half, at once with the one before", size / 2, size - 1, 1, 1002});
   return out;
 }
 
@@ -47,6 +58,9 @@ inline const std::set<std::string>& point_to_point_or_local() {
                                              "MPI_Get_count_c",
                                              "MPI_Get_elements_x",
                                              "MPI_Type_size_x",
+                                             "MPI_Pack",
+                                             "MPI_Pack_size",
+                                             "MPI_Unpack",
                                              "MPI_Reduce_local",
                                              "MPI_Op_create",
                                              "MPI_Op_free",
