@@ -187,3 +187,30 @@ TEST_CASE("range: a pending result destroyed unread completes first; a bad root 
   CHECK(after == size);
   CHECK_THROWS_AS(r.ibcast_single(send_buf(1), root(size)), nampi::mpi_error);
 }
+
+TEST_CASE("range: a strided datatype; a rank's own block copied without a message") {
+  nampi::Communicator world;
+  const int rank = world.rank();
+  const int size = world.size();
+  auto r = world.range(first(0), last(size - 1));
+  // Two ints two apart: one element of `pair` spans three ints (its extent).
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  const std::vector<int> mine{rank, -1, 10 * rank};
+  std::vector<int> all(3 * static_cast<std::size_t>(size), -7);
+  nampi_pmpi_reset();
+  r.iallgather(send_buf(mine), send_count(1), send_type(pair), recv_buf(all), recv_count(1),
+               recv_type(pair))
+      .wait();
+  const auto calls = nampi_pmpi::snapshot();
+  check_only_point_to_point(calls);
+  CHECK(calls.count("MPI_Sendrecv") == 0);  // the own block: MPI_Pack and MPI_Unpack
+  CHECK(calls.at("MPI_Pack") == 1);
+  for (int i = 0; i < size; ++i) {
+    CHECK(all[3 * i] == i);
+    CHECK(all[3 * i + 1] == -7);  // the gap is left alone
+    CHECK(all[3 * i + 2] == 10 * i);
+  }
+  MPI_Type_free(&pair);
+}

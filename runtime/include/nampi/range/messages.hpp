@@ -5,7 +5,9 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "nampi/error.hpp"
@@ -38,15 +40,51 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
            r.count(), r.type(), source, recv_tag, comm, status);
 }
 
+// Whether `type` lays its elements out densely from offset 0 (a builtin type, a contiguous
+// one): `count` of them are count * size bytes to copy as they are.
+inline bool dense(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
+  MPI_Count size = 0;
+  call_mpi("MPI_Type_size_x", MPI_Type_size_x, type, &size);
+  return lb == 0 && true_lb == 0 && size == extent && true_extent == extent;
+}
+
 // `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
-// (the same type signature) at this process of the range, by a message to itself on the
-// reserved copy tag: any datatype, no packing.
+// (the same type signature) at this process, without a message: a message to itself would
+// be matched behind every unexpected message queued from other ranks (a rank that runs ahead
+// queues many), so each copy would cost a walk of that queue. Dense data of one type is
+// copied as bytes; anything else is packed and unpacked (MPI_Pack, MPI_Unpack: any datatype).
 inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
                  MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
-  if (from == to && from_type == to_type) return;
-  const int self = r.parent_of(r.rank);
-  sendrecv(from, count, from_type, self, range_tags::copy, to, count_to, to_type, self,
-           range_tags::copy, r.parent);
+  if ((from == to && from_type == to_type) || count == 0) return;
+  if (from_type == to_type && count == count_to && dense(from_type)) {
+    MPI_Count size = 0;
+    call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
+    std::memmove(to, from, static_cast<std::size_t>(count * size));
+    return;
+  }
+  MPI_Count size = 0;
+  call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
+  if (count * size > INT_MAX / 2) {  // too big to pack (int sizes): a message to itself
+    const int self = r.parent_of(r.rank);
+    sendrecv(from, count, from_type, self, range_tags::copy, to, count_to, to_type, self,
+             range_tags::copy, r.parent);
+    return;
+  }
+  const large_count_type in(count, from_type);
+  const large_count_type out(count_to, to_type);
+  int bytes = 0;
+  call_mpi("MPI_Pack_size", MPI_Pack_size, in.count(), in.type(), r.parent, &bytes);
+  std::vector<std::byte> packed(static_cast<std::size_t>(bytes));
+  int position = 0;
+  call_mpi("MPI_Pack", MPI_Pack, from, in.count(), in.type(), packed.data(), bytes, &position,
+           r.parent);
+  const int packed_bytes = position;
+  position = 0;
+  call_mpi("MPI_Unpack", MPI_Unpack, static_cast<const void*>(packed.data()), packed_bytes,
+           &position, to, out.count(), out.type(), r.parent);
 }
 
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
