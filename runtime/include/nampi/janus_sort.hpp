@@ -8,12 +8,18 @@
 // Each task: a pivot (the median of one sample per rank, by the range's allgatherv), a three-way
 // partition (less, equal, greater; the equal ones are already in place, so each half is smaller
 // and all-equal inputs end at once), positions by the range's exscan and allreduce, and each
-// element sent to the owner of its position. A task of one rank sorts locally. A janus rank
-// finishes its lower task before its upper one; the upper one's other ranks wait for it, with
-// no cycle (the blocking range calls; RBC's janus ranks run both at once with nonblocking ones).
+// element sent to the owner of its position. A task of one rank sorts locally. Each task is
+// a coroutine (nampi/range/task.hpp) whose communication is all nonblocking (the range's
+// iallgather, iexscan, iallreduce and probes), so a janus rank runs its two tasks at once,
+// as in RBC: neither half waits for the other's progress at a janus rank.
 //
-// Tags: the element messages use tags 32000 + 3 * depth + class on the parent communicator
-// (below the range collectives' 32752..32767); like those, they are reserved there.
+// Tags: the element messages use tags 32000 + 6 * depth + 3 * last + class on the parent
+// communicator (below the range collectives' 32752..32767); like those, they are reserved
+// there. `last`: whether the receiver is the last rank of the task. At one depth the tasks
+// cover disjoint positions, so two of them that share a rank share only that one, which is
+// the last rank of one and the first of the other: their messages never match each other's,
+// not even the rank's messages to itself (the wildcard receive takes only messages from
+// inside its range, and that rank is inside both).
 #pragma once
 
 #include <mpi.h>
@@ -29,7 +35,7 @@ namespace nampi {
 namespace detail::janus {
 
 inline constexpr int first_tag = 32000;
-inline constexpr int max_depth = (32752 - first_tag) / 3;
+inline constexpr int max_depth = (32752 - first_tag) / 6;
 
 // Which rank owns each global position: n positions over p ranks, balanced.
 struct layout {
@@ -47,6 +53,32 @@ struct layout {
   }
 };
 
+// Waits, inside a range_task, for a nonblocking range call: test() once per turn, so that
+// other tasks of this rank progress meanwhile. `value` gets what wait() would return.
+template <typename Result, typename Value>
+range_task completed(Result& pending, Value& value) {
+  for (;;) {
+    if (auto done = pending.test()) {
+      value = std::move(*done);
+      co_return MPI_SUCCESS;
+    }
+    co_await range_poll{};
+  }
+}
+
+// Two tasks of a janus rank at once: each turn drives both as far as their messages allow.
+inline range_task both(range_task lower, range_task upper) {
+  for (;;) {
+    const bool lower_done = lower.progress(false);
+    const bool upper_done = upper.progress(false);
+    if (lower_done && upper_done) break;
+    co_await range_poll{};
+  }
+  lower.result();  // (throws what either raised)
+  upper.result();
+  co_return MPI_SUCCESS;
+}
+
 template <typename T, typename Compare>
 class sorter {
  public:
@@ -54,27 +86,37 @@ class sorter {
       : all_(all), layout_(l), comp_(comp) {}
 
   // The task [lo, hi) on `task` (ranks of `all_`, offset first_rank there): `mine` holds this
-  // rank's elements of it; returns those of its own positions in [lo, hi), sorted.
-  std::vector<T> solve(const RangeCommunicator& task, int first_rank, std::int64_t lo,
-                       std::int64_t hi, std::vector<T> mine, int depth) {
+  // rank's elements of it; `out` gets those of its own positions in [lo, hi), sorted. A coroutine
+  // whose every communication is nonblocking, so that a janus rank runs its two tasks at once.
+  range_task solve(RangeCommunicator task, int first_rank, std::int64_t lo, std::int64_t hi,
+                   std::vector<T> mine, int depth, std::vector<T>* out) {
     if (task.size() == 1) {
       std::sort(mine.begin(), mine.end(), comp_);
-      return mine;
+      *out = std::move(mine);
+      co_return MPI_SUCCESS;
     }
     NAMPI_CHECK(depth < max_depth, "janus_sort: recursion deeper than %d levels", max_depth);
     using namespace nampi::params;
-    const T pivot = pick_pivot(task, mine, depth);
+    const int last_rank = first_rank + task.size() - 1;  // in all_
+    T pivot{};
+    co_await pick_pivot(task, mine, depth, pivot);
     // The three classes, in order, each as contiguous elements of `mine`.
     auto less_end =
         std::partition(mine.begin(), mine.end(), [&](const T& x) { return comp_(x, pivot); });
     auto equal_end =
         std::partition(less_end, mine.end(), [&](const T& x) { return !comp_(pivot, x); });
-    const std::int64_t counts[3] = {less_end - mine.begin(), equal_end - less_end,
-                                    mine.end() - equal_end};
-    std::vector<std::int64_t> own(counts, counts + 3);
-    auto before = task.exscan(send_buf(own), op(std::plus<>{}),
-                              values_on_rank_0(std::vector<std::int64_t>{0, 0, 0}));
-    auto totals = task.allreduce(send_buf(own), op(std::plus<>{}));
+    const std::vector<std::int64_t> own{less_end - mine.begin(), equal_end - less_end,
+                                        mine.end() - equal_end};
+    std::vector<std::int64_t> before, totals;
+    {
+      auto pending = task.iexscan(send_buf(own), op(std::plus<>{}),
+                                  values_on_rank_0(std::vector<std::int64_t>{0, 0, 0}));
+      co_await completed(pending, before);
+    }
+    {
+      auto pending = task.iallreduce(send_buf(own), op(std::plus<>{}));
+      co_await completed(pending, totals);
+    }
     const std::int64_t starts[3] = {lo, lo + totals[0], lo + totals[0] + totals[1]};
 
     // Every element to the owner of its position: nonblocking sends, then the receives.
@@ -82,15 +124,16 @@ class sorter {
     const T* data = mine.data();
     for (int c = 0; c < 3; ++c) {
       std::int64_t position = starts[c] + before[c];
-      std::int64_t left = counts[c];
+      std::int64_t left = own[c];
       while (left > 0) {
         const int owner = layout_.owner(position);
         const std::int64_t piece = std::min(left, layout_.begin(owner + 1) - position);
         sends.emplace_back();
         detail::call_mpi("MPI_Isend", MPI_Isend, static_cast<const void*>(data),
                          detail::narrow<int>(piece, "janus_sort", "a piece", "int"),
-                         mpi_datatype<T>(), all_.parent_rank(owner), tag_of(depth, c),
-                         all_.parent_communicator(), &sends.back());
+                         mpi_datatype<T>(), all_.parent_rank(owner),
+                         tag_of(depth, owner == last_rank, c), all_.parent_communicator(),
+                         &sends.back());
         data += piece;
         position += piece;
         left -= piece;
@@ -105,52 +148,92 @@ class sorter {
       const std::int64_t expected =
           std::max<std::int64_t>(0, std::min(my_hi, class_hi) - std::max(my_lo, starts[c]));
       while (static_cast<std::int64_t>(parts[c].size()) < expected) {
-        auto piece = task.recv<T>(source(MPI_ANY_SOURCE), tag(tag_of(depth, c)));
+        MPI_Status status;
+        if (!task.iprobe(source(MPI_ANY_SOURCE), tag(tag_of(depth, me == last_rank, c)),
+                         status_out(status))) {
+          co_await range_poll{};
+          continue;
+        }
+        auto piece =
+            task.recv<T>(source(status.MPI_SOURCE), tag(tag_of(depth, me == last_rank, c)));
         parts[c].insert(parts[c].end(), piece.begin(), piece.end());
       }
       NAMPI_CHECK(static_cast<std::int64_t>(parts[c].size()) == expected,
                   "janus_sort: received %zu elements of a class, expected %lld", parts[c].size(),
                   static_cast<long long>(expected));
     }
-    detail::call_mpi("MPI_Waitall", MPI_Waitall, static_cast<int>(sends.size()), sends.data(),
-                     MPI_STATUSES_IGNORE);
+    // The sends, completed without blocking: a receiver may be a janus rank that is busy in
+    // its other task, which waits for this rank's other task in turn.
+    for (;;) {
+      int done = 0;
+      detail::call_mpi("MPI_Testall", MPI_Testall, static_cast<int>(sends.size()), sends.data(),
+                       &done, MPI_STATUSES_IGNORE);
+      if (done != 0) break;
+      co_await range_poll{};
+    }
 
-    // The lower and the upper task (a janus rank takes part in both, lower first); the equal
+    // The lower and the upper task, at once where this is a janus rank of both; the equal
     // ones are in their final positions.
-    std::vector<T> result = sub_task(lo, starts[1], std::move(parts[0]), depth, me);
-    result.insert(result.end(), parts[1].begin(), parts[1].end());
-    std::vector<T> upper = sub_task(starts[2], hi, std::move(parts[2]), depth, me);
-    result.insert(result.end(), upper.begin(), upper.end());
-    return result;
+    std::vector<T> lower = std::move(parts[0]), upper = std::move(parts[2]);
+    range_task lower_task = sub_task(lo, starts[1], lower, depth, me);
+    range_task upper_task = sub_task(starts[2], hi, upper, depth, me);
+    if (lower_task.holds() && upper_task.holds())
+      co_await both(std::move(lower_task), std::move(upper_task));
+    else if (lower_task.holds())
+      co_await lower_task;
+    else if (upper_task.holds())
+      co_await upper_task;
+    *out = std::move(lower);
+    out->insert(out->end(), parts[1].begin(), parts[1].end());
+    out->insert(out->end(), upper.begin(), upper.end());
   }
 
  private:
-  std::vector<T> sub_task(std::int64_t lo, std::int64_t hi, std::vector<T> mine, int depth,
-                          int me) {
-    if (lo >= hi) return mine;  // empty
+  // The task [lo, hi) of this rank, started, sorting `mine` in place; none (holds() false)
+  // where it is empty or owns none of its positions.
+  range_task sub_task(std::int64_t lo, std::int64_t hi, std::vector<T>& mine, int depth, int me) {
+    if (lo >= hi) return {};
     const int low_rank = layout_.owner(lo);
     const int high_rank = layout_.owner(hi - 1);
-    if (me < low_rank || me > high_rank) return mine;  // none of its positions: not in the task
+    if (me < low_rank || me > high_rank) return {};
     using namespace nampi::params;
     const RangeCommunicator task = all_.range(first(low_rank), last(high_rank));
-    return solve(task, low_rank, lo, hi, std::move(mine), depth + 1);
+    std::vector<T> elements = std::move(mine);
+    return solve(task, low_rank, lo, hi, std::move(elements), depth + 1, &mine);
   }
 
   // The median of one sample per rank that has elements: an element at a position that
   // differs by rank and by level, so that a level does not pick what the one above picked.
-  T pick_pivot(const RangeCommunicator& task, const std::vector<T>& mine, int depth) {
+  range_task pick_pivot(const RangeCommunicator& task, const std::vector<T>& mine, int depth,
+                        T& pivot) {
     using namespace nampi::params;
-    std::vector<T> sample;
-    if (!mine.empty())
-      sample.push_back(mine[(static_cast<std::size_t>(depth) * 2654435761u + task.rank() * 40503u) %
-                            mine.size()]);
-    std::vector<T> samples = task.allgatherv(send_buf(sample));
-    NAMPI_CHECK(!samples.empty(), "janus_sort: a task without elements");
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end(), comp_);
-    return samples[samples.size() / 2];
+    const std::vector<int> has{mine.empty() ? 0 : 1};
+    const std::vector<T> sample{
+        mine.empty() ? T{}
+                     : mine[(static_cast<std::size_t>(depth) * 2654435761u + task.rank() * 40503u) %
+                            mine.size()]};
+    std::vector<int> flags;
+    std::vector<T> samples;
+    {
+      auto pending = task.iallgather(send_buf(has));
+      co_await completed(pending, flags);
+    }
+    {
+      auto pending = task.iallgather(send_buf(sample));
+      co_await completed(pending, samples);
+    }
+    std::vector<T> real;
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      if (flags[i] != 0) real.push_back(samples[i]);
+    NAMPI_CHECK(!real.empty(), "janus_sort: a task without elements");
+    std::nth_element(real.begin(), real.begin() + real.size() / 2, real.end(), comp_);
+    pivot = real[real.size() / 2];
+    co_return MPI_SUCCESS;
   }
 
-  static int tag_of(int depth, int c) { return first_tag + 3 * depth + c; }
+  // A level's element messages: one tag per depth, class, and whether the receiver is the
+  // task's last rank (a rank's two tasks at one depth: it is the last rank of one only).
+  static int tag_of(int depth, bool last, int c) { return first_tag + 6 * depth + 3 * last + c; }
 
   RangeCommunicator all_;
   layout layout_;
@@ -172,7 +255,9 @@ void janus_sort(const Comm& comm, std::vector<T>& data, Compare comp = {}) {
   if (n == 0) return;
   const detail::janus::layout layout{n, all.size()};
   detail::janus::sorter<T, Compare> sorter(all, layout, comp);
-  data = sorter.solve(all, 0, 0, n, std::move(data), 0);
+  std::vector<T> sorted;
+  sorter.solve(all, 0, 0, n, std::move(data), 0, &sorted).run();
+  data = std::move(sorted);
 }
 
 }  // namespace nampi

@@ -101,6 +101,10 @@ class [[nodiscard]] range_task {
     int code = MPI_SUCCESS;
     std::exception_ptr error;
 
+    // Not an aggregate: the compiler would otherwise try to make the promise from the
+    // coroutine's own arguments.
+    promise_type() noexcept = default;
+
     range_task get_return_object() noexcept {
       return range_task(std::coroutine_handle<promise_type>::from_promise(*this));
     }
