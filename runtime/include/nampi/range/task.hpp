@@ -5,6 +5,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <coroutine>
 #include <cstdio>
@@ -153,8 +154,11 @@ class [[nodiscard]] range_task {
  private:
   explicit range_task(handle h) noexcept : h_(h) {}
 
+  static constexpr unsigned polls_before_yield = 64;
+
   static bool progress(handle h, bool block) {
     bool looked = false;
+    unsigned polls = 0;
     while (h && !h.done()) {
       promise_type& p = h.promise();
       if (p.part) {
@@ -166,6 +170,9 @@ class [[nodiscard]] range_task {
       } else if (!block && looked) {  // a poll: test() looks once
         return false;
       } else {
+        // wait() looks until found; now and then it gives the core away, as MPI's own
+        // blocking calls do, so that an oversubscribed rank it waits for can run.
+        if (looked && ++polls % polls_before_yield == 0) sched_yield();
         looked = true;
       }
       h.resume();
