@@ -11,8 +11,7 @@ namespace micro {
 
 // Rank r's values in iteration i: r + i + k at element k.
 inline void fill(std::vector<std::int64_t>& data, int rank, int i) {
-  for (std::size_t k = 0; k < data.size(); ++k)
-    data[k] = rank + i + static_cast<std::int64_t>(k);
+  for (std::size_t k = 0; k < data.size(); ++k) data[k] = rank + i + static_cast<std::int64_t>(k);
 }
 
 // The prefix sum at `rank` of element k in iteration i: ranks 0..rank contributed.
