@@ -41,10 +41,13 @@ _TAKES = {
 }
 
 
-def factories(parameters: dict[str, Parameter]) -> list[dict]:
+def factories(
+    parameters: dict[str, Parameter], id_enum: str = "param_id", source: str = "spec/parameters.yaml"
+) -> list[dict]:
     """One entry per factory function of the vocabulary. A value given to an `in` factory is
     checked against the parameter's `takes` (one static_assert per way it can be wrong, naming
-    the parameter); array parameters also take a braced list (`send_buf({1, 2, 3})`)."""
+    the parameter); array parameters also take a braced list (`send_buf({1, 2, 3})`).
+    id_enum: the enum of the parameters' ids (a plugin's own), as spelled in namespace nampi."""
     out = []
     for p in parameters.values():
         kind, placeholder, faults = _TAKES[p.takes]
@@ -53,6 +56,8 @@ def factories(parameters: dict[str, Parameter]) -> list[dict]:
             out.append(
                 {
                     "param": p.name,
+                    "id": f"{id_enum}::{p.name}",
+                    "source": source,
                     "name": fname,
                     "role": role,
                     "doc": p.doc,

@@ -11,6 +11,7 @@ from .factories import factories
 from .backends import backends_view, lacking_check, load_backends, provided_bindings
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import load_mpi_entries
+from .plugins import load_plugins, plugin_view
 from .pmpi import render_pmpi
 from .reference import render_reference
 from .spelling import form_label, have_macro
@@ -75,6 +76,10 @@ def render_all(root: Path) -> dict[str, str]:
         backends=backends_view(backends, spec.bindings, mpi_functions, lambda b, f: cpp.call_tag(b, f).removeprefix("nampi::call::"))
     )
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
+    for plugin in load_plugins(root, spec.parameters, {b.name for b in spec.bindings}):
+        out[f"include/nampi/generated/plugins/{plugin.name}.hpp"] = env.get_template("plugin.hpp.j2").render(
+            p=plugin_view(plugin)
+        )
     # One test program per blocking call and its variants: fewer programs to compile and launch.
     on_range = {b.name for backend in backends for b in provided_bindings(backend, spec.bindings, mpi_functions)
                 if backend.provides is not None}

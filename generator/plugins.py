@@ -1,0 +1,121 @@
+"""spec/plugins/<name>.yaml: a plugin's named parameters and calls. Their factories, ids, call
+tags and compile-time checks are generated like the core's (templates/plugin.hpp.j2); the
+plugin's members and algorithm are hand-written (runtime/include/nampi/plugins/<name>.hpp)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import SpecError
+from .factories import factories
+from .model import Parameter
+from .schema import load_schema, validate
+from .yamlload import load_yaml, where_of
+
+
+@dataclass(frozen=True)
+class PluginCall:
+    name: str
+    doc: str
+    params: tuple  # (name, required, doc, id) in the spec's order
+
+
+@dataclass(frozen=True)
+class Plugin:
+    name: str
+    doc: str
+    source: str  # spec/plugins/<name>.yaml
+    parameters: dict  # name -> Parameter (its own)
+    calls: tuple  # PluginCall
+
+    @property
+    def id_enum(self) -> str:
+        return f"plugins::{self.name}_params"
+
+
+def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: set[str]) -> list[Plugin]:
+    """Every spec/plugins/*.yaml, checked: a plugin's parameter or factory may not reuse a name
+    of the core's or of another plugin's, nor a call a core call's name; a call takes only
+    parameters that exist."""
+    folder = root / "spec" / "plugins"
+    if not folder.is_dir():
+        return []
+    schema = load_schema(root / "spec" / "schema" / "plugin.schema.json")
+    factory_owner = {f: f"spec/parameters.yaml ({p.name})" for p in core_parameters.values() for f in p.factories.values()}
+    param_owner = {name: "spec/parameters.yaml" for name in core_parameters}
+    call_owner = {name: "a core call (spec/bindings)" for name in core_calls}
+    plugins = []
+    for path in sorted(folder.glob("*.yaml")):
+        rel = f"spec/plugins/{path.name}"
+        data = load_yaml(path, rel)
+        validate(data, schema, rel)
+        name = path.stem
+        own = {}
+        declared = data.get("parameters", {})
+        for pname in sorted(declared):
+            entry = declared[pname]
+            where = where_of(declared, pname)
+            if pname in param_owner:
+                raise SpecError(where, f"parameter '{pname}' is declared in {param_owner[pname]} already")
+            for fname in entry["factories"].values():
+                if fname in factory_owner:
+                    raise SpecError(where, f"{pname}: factory name '{fname}' is {factory_owner[fname]}'s already")
+                factory_owner[fname] = f"{rel} ({pname})"
+            param_owner[pname] = rel
+            own[pname] = Parameter(
+                name=pname, doc=entry["doc"], to_mpi="value", array=False, storage=None,
+                omitted_storage=None, factories=dict(entry["factories"]), where=where, takes=entry.get("takes"),
+            )
+        calls = []
+        for cname, entry in data["calls"].items():
+            where = where_of(data["calls"], cname)
+            if cname in call_owner:
+                raise SpecError(where, f"call '{cname}' is {call_owner[cname]} already")
+            call_owner[cname] = rel
+            params = []
+            for pname, p in entry["params"].items():
+                if pname in own:
+                    pid = f"nampi::plugins::{name}_params::{pname}"
+                elif pname in core_parameters:
+                    pid = f"nampi::param_id::{pname}"
+                else:
+                    raise SpecError(where_of(entry["params"], pname), f"{cname}: unknown parameter '{pname}' (not in spec/parameters.yaml nor in this plugin's parameters)")
+                params.append((pname, bool(p.get("required")), p.get("doc"), pid))
+            calls.append(PluginCall(cname, entry["doc"], tuple(params)))
+        plugins.append(Plugin(name, data["doc"], rel, own, tuple(calls)))
+    return plugins
+
+
+def _checks(call: PluginCall) -> list[dict]:
+    """The same checks a core call has for its parameters: all named, required ones given,
+    none twice, none the call does not take (that one's message is the parameter's own)."""
+    out = [{"cond": "nampi::detail::all_named<Args...>", "msg": f"nampi: {call.name}: every argument must be a named parameter such as {call.params[0][0]}(x)"}]
+    for pname, required, _, pid in call.params:
+        if required:
+            out.append({"cond": f"!nampi::detail::all_named<Args...> || nampi::detail::has_param<{pid}, Args...>", "msg": f"nampi: {call.name}: missing required parameter '{pname}'"})
+    for pname, _, _, pid in call.params:
+        out.append({"cond": f"nampi::detail::count_of<{pid}, Args...> <= 1", "msg": f"nampi: {call.name}: parameter '{pname}' given more than once"})
+    out.append({"cond": f"nampi::detail::takes_all<nampi::call::{call.name}, Args...>()", "msg": None})
+    return out
+
+
+def plugin_view(plugin: Plugin) -> dict:
+    return {
+        "name": plugin.name,
+        "doc": plugin.doc,
+        "source": plugin.source,
+        "parameters": list(plugin.parameters.values()),
+        "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
+        "calls": [
+            {
+                "name": c.name,
+                "doc": c.doc,
+                "params": [{"name": n, "required": r, "doc": d} for n, r, d, _ in c.params],
+                "takes": [pid for *_, pid in c.params],
+                "checks": (checks := _checks(c)),
+                "ok_expr": " && ".join(f"c{i}" for i in range(len(checks))),
+            }
+            for c in plugin.calls
+        ],
+    }
