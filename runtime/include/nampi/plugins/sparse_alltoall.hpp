@@ -1,0 +1,245 @@
+// The sparse_alltoall plugin: comm.alltoallv_sparse(sparse_send_buf(msgs), on_message(f))
+// sends each (destination, message) pair of `msgs` and hands every message that reaches
+// this rank to f; without on_message it returns the received (source, message) pairs.
+//
+// NBX (Hoefler, Siebert, Lumsdaine: "Scalable communication protocols for dynamic sparse data
+// exchange"): every message goes by a synchronous send (MPI_Issend completes only once its
+// receiver has matched it); the rank probes for messages and, once all its sends completed,
+// enters a nonblocking barrier; when the barrier completes every message of every rank has
+// been matched, so the exchange is over. No O(p) array, no counts exchanged: a rank's cost
+// follows the messages it sends and receives. Empty messages are not sent.
+//
+// Its messages use tags 32750 and 32751 on the communicator (reserved, like the range
+// collectives' 32752..32767), one call the one, the next call the other: a rank that has
+// left a call's barrier may already send the next call's messages to a rank that still
+// probes for the last of this call's, which must not take them. (Two tags are enough: no
+// rank leaves a call's barrier before every rank has finished the call before.) Which tag
+// is next is an attribute of the MPI communicator (MPI_Comm_set_attr), so every view of it
+// agrees; a duplicate starts afresh.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nampi/contiguous.hpp"
+#include "nampi/error.hpp"
+#include "nampi/generated/plugins/sparse_alltoall.hpp"
+#include "nampi/narrow.hpp"
+#include "nampi/plugin.hpp"
+#include "nampi/types.hpp"
+
+namespace nampi {
+namespace plugins {
+
+// One message that reached this rank, matched (MPI_Improbe) but not yet received: on_message's
+// argument. T: the element type of the messages the call sends. recv() receives it once; a
+// message the callback does not receive is received and dropped after it returns.
+// If the callback throws, the exception leaves the call once this rank's own sends have
+// completed (their receivers matched them): like any collective one rank leaves, the others
+// wait for it. Where every rank threw, a barrier on the communicator makes it ready for the
+// next exchange (which must not meet a rank that is still in an earlier one).
+template <typename T>
+class probed_message {
+ public:
+  probed_message(MPI_Message message, const MPI_Status& status) noexcept
+      : message_(message), status_(status) {}
+  probed_message(const probed_message&) = delete;
+  probed_message& operator=(const probed_message&) = delete;
+  // Left unreceived because the callback threw: received and dropped, so that its sender's
+  // synchronous send completes.
+  ~probed_message() {
+    if (received()) return;
+    std::vector<T> scratch(count_or_zero());
+    MPI_Mrecv(scratch.data(), static_cast<int>(scratch.size()), mpi_datatype<T>(), &message_,
+              MPI_STATUS_IGNORE);
+  }
+
+  // The sender's rank in the communicator.
+  int source() const noexcept { return status_.MPI_SOURCE; }
+  // Its number of elements (of U: a message of T received as another type of the same
+  // type signature, which MPI allows).
+  template <typename U = T>
+  std::size_t count() const {
+    int n = 0;
+    detail::call_mpi("MPI_Get_count", MPI_Get_count, &status_, mpi_datatype<U>(), &n);
+    NAMPI_CHECK(n != MPI_UNDEFINED,
+                "alltoallv_sparse: the message from rank %d is not a whole number of elements",
+                source());
+    return static_cast<std::size_t>(n);
+  }
+  bool received() const noexcept { return message_ == MPI_MESSAGE_NULL; }
+
+  // The message's data as a new vector.
+  template <typename U = T>
+  std::vector<U> recv() {
+    std::vector<U> data(count<U>());
+    receive(data.data(), data.size());
+    return data;
+  }
+
+  // Into the caller's buffer (recv_buf(v)): a resizable one is resized to fit (resize_to_fit
+  // or grow_only as asked), any other must be large enough (checked in every build: the
+  // size comes from the probe).
+  template <typename Named>
+    requires(detail::is_param<param_id::recv_buf, Named>())
+  void recv(Named&& buffer) {
+    auto& object = buffer.value;
+    using U = std::remove_cv_t<detail::element_t<decltype(object)>>;
+    using Policy = typename std::remove_cvref_t<Named>::policy;
+    const std::size_t n = count<U>();
+    if constexpr (requires { object.resize(n); } && !std::is_same_v<Policy, no_resize>) {
+      if (!std::is_same_v<Policy, grow_only> || object.size() < n) object.resize(n);
+    } else {
+      NAMPI_CHECK(detail::size_of(object) >= n,
+                  "alltoallv_sparse: recv_buf holds %zu elements, the message from rank %d has %zu",
+                  detail::size_of(object), source(), n);
+    }
+    receive(detail::data_of(object), n);
+  }
+
+ private:
+  template <typename U>
+  void receive(U* data, std::size_t n) {
+    NAMPI_CHECK(!received(), "alltoallv_sparse: the message from rank %d was received already",
+                source());
+    detail::call_mpi("MPI_Mrecv", MPI_Mrecv, static_cast<void*>(data),
+                     detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
+                     mpi_datatype<U>(), &message_, MPI_STATUS_IGNORE);
+  }
+
+  std::size_t count_or_zero() const noexcept {
+    int n = 0;
+    MPI_Get_count(&status_, mpi_datatype<T>(), &n);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+
+  MPI_Message message_;
+  MPI_Status status_;
+};
+
+namespace detail_sparse {
+
+inline constexpr int first_tag = 32750;  // and first_tag + 1
+
+// The tag of this call on `comm`, and the other one for its next call.
+inline int next_tag(MPI_Comm comm) {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    detail::call_mpi("MPI_Comm_create_keyval", MPI_Comm_create_keyval, MPI_COMM_NULL_COPY_FN,
+                     MPI_COMM_NULL_DELETE_FN, &k, nullptr);
+    return k;
+  }();
+  void* value = nullptr;
+  int found = 0;
+  detail::call_mpi("MPI_Comm_get_attr", MPI_Comm_get_attr, comm, keyval, static_cast<void*>(&value),
+                   &found);
+  const std::intptr_t parity = found != 0 ? reinterpret_cast<std::intptr_t>(value) : 0;
+  detail::call_mpi("MPI_Comm_set_attr", MPI_Comm_set_attr, comm, keyval,
+                   reinterpret_cast<void*>(parity ^ 1));
+  return first_tag + static_cast<int>(parity);
+}
+
+// The NBX exchange: sends every non-empty message of `messages` ((destination, range of T)
+// pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
+template <typename T, typename Messages, typename Deliver>
+void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliver) {
+  const int tag = next_tag(comm);
+  // Its sends complete before the call returns or throws (an exception from `deliver` or a
+  // check): MPI reads the caller's messages until then.
+  struct pending_sends {
+    std::vector<MPI_Request> requests;
+    ~pending_sends() {
+      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    }
+  } pending;
+  std::vector<MPI_Request>& sends = pending.requests;
+  for (const auto& [destination, message] : messages) {
+    const std::size_t n = detail::size_of(message);
+    if (n == 0) continue;
+    const int dest = static_cast<int>(destination);
+    NAMPI_CHECK(dest >= 0 && dest < size,
+                "alltoallv_sparse: destination %d is not a rank of the communicator (size %d)",
+                dest, size);
+    sends.push_back(MPI_REQUEST_NULL);
+    detail::call_mpi("MPI_Issend", MPI_Issend, static_cast<const void*>(detail::data_of(message)),
+                     detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
+                     mpi_datatype<T>(), dest, tag, comm, &sends.back());
+  }
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  bool in_barrier = false;
+  for (;;) {
+    int found = 0;
+    MPI_Message handle = MPI_MESSAGE_NULL;
+    MPI_Status status;
+    detail::call_mpi("MPI_Improbe", MPI_Improbe, MPI_ANY_SOURCE, tag, comm, &found, &handle,
+                     &status);
+    if (found != 0) {
+      probed_message<T> message(handle, status);  // one the callback leaves is dropped
+      deliver(message);
+      continue;  // more may be waiting
+    }
+    int done = 0;
+    if (!in_barrier) {
+      detail::call_mpi("MPI_Testall", MPI_Testall, static_cast<int>(sends.size()), sends.data(),
+                       &done, MPI_STATUSES_IGNORE);
+      if (done != 0) {
+        detail::call_mpi("MPI_Ibarrier", MPI_Ibarrier, comm, &barrier);
+        in_barrier = true;
+      }
+    } else {
+      detail::call_mpi("MPI_Test", MPI_Test, &barrier, &done, MPI_STATUS_IGNORE);
+      if (done != 0) return;
+    }
+  }
+}
+
+}  // namespace detail_sparse
+
+// The plugin's members (a plugin and its member may not share a name: the plugin is an alias
+// of this class).
+template <typename Comm>
+class sparse_alltoall_members {
+ public:
+  // spec/plugins/sparse_alltoall.yaml: alltoallv_sparse
+  /// Sends each message to its destination and receives every message sent to this rank.
+  /// @param sparse_send_buf (destination, message) pairs, each message a contiguous range;
+  /// empty ones are not sent (required)
+  /// @param on_message called with each nampi::plugins::probed_message that arrives; omitted:
+  /// returns std::vector<std::pair<int, std::vector<T>>> (source, data) in arrival order
+  template <typename... Args>
+  auto alltoallv_sparse(Args&&... args) const {
+    if constexpr (generated::alltoallv_sparse_check<std::remove_cvref_t<Args>...>::ok) {
+      const Comm& comm = static_cast<const Comm&>(*this);
+      const auto& messages = plugin::value<sparse_alltoall_params::sparse_send_buf>(args...);
+      using Pair = std::remove_cvref_t<decltype(*std::begin(messages))>;
+      using Message = std::remove_cvref_t<std::tuple_element_t<1, Pair>>;
+      static_assert(detail::is_buffer_v<Message>,
+                    "nampi: alltoallv_sparse: each message of sparse_send_buf must be a "
+                    "contiguous range (std::vector<T>, std::span<T>, ...)");
+      using T = std::remove_cv_t<detail::element_t<Message>>;
+      if constexpr (plugin::given<sparse_alltoall_params::on_message, Args...>) {
+        auto& deliver = plugin::value<sparse_alltoall_params::on_message>(args...);
+        detail_sparse::exchange<T>(comm.mpi_communicator(), comm.size(), messages, deliver);
+      } else {
+        std::vector<std::pair<int, std::vector<T>>> received;
+        detail_sparse::exchange<T>(
+            comm.mpi_communicator(), comm.size(), messages,
+            [&](probed_message<T>& m) { received.emplace_back(m.source(), m.recv()); });
+        return received;
+      }
+    } else {
+      return detail::failed_call{};
+    }
+  }
+};
+
+template <typename Comm>
+using sparse_alltoall = sparse_alltoall_members<Comm>;
+
+}  // namespace plugins
+}  // namespace nampi
