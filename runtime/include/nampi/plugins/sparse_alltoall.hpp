@@ -19,6 +19,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <sched.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -172,6 +173,9 @@ void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliv
   }
   MPI_Request barrier = MPI_REQUEST_NULL;
   bool in_barrier = false;
+  // Every 64 looks that found nothing the rank gives its core away (as MPI's own blocking
+  // calls do), so that a rank it waits for can run where ranks share cores.
+  unsigned idle = 0;
   for (;;) {
     int found = 0;
     MPI_Message handle = MPI_MESSAGE_NULL;
@@ -195,6 +199,7 @@ void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliv
       detail::call_mpi("MPI_Test", MPI_Test, &barrier, &done, MPI_STATUS_IGNORE);
       if (done != 0) return;
     }
+    if (++idle % 64 == 0) sched_yield();
   }
 }
 
