@@ -233,6 +233,13 @@ class grid_communicator {
     auto& send = plugin::value<param_id::send_buf>(args...);
     auto& counts = plugin::value<param_id::send_counts>(args...);
     using T = std::remove_cv_t<detail::element_t<decltype(send)>>;
+    if constexpr (detail::has_param<param_id::recv_buf, Args...>) {
+      // The elements are moved into it here, not converted by MPI datatypes.
+      using R = detail::element_t<decltype(plugin::value<param_id::recv_buf>(args...))>;
+      static_assert(std::is_same_v<std::remove_cv_t<R>, T>,
+                    "nampi: alltoallv (grid communicator): recv_buf must hold send_buf's element "
+                    "type");
+    }
     const int p = layout_.size;
     NAMPI_CHECK(detail::size_of(counts) >= static_cast<std::size_t>(p),
                 "%s: send_counts holds %zu counts, the communicator has %d ranks",
