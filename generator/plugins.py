@@ -16,9 +16,14 @@ from .yamlload import load_yaml, where_of
 
 @dataclass(frozen=True)
 class PluginCall:
-    name: str
+    name: str  # the spec's key: unique among all calls (it names the call tag and check struct)
     doc: str
     params: tuple  # (name, required, doc, id) in the spec's order
+    label: str = ""  # how messages name it (`member (member_of)`); the key if empty
+
+    @property
+    def said(self) -> str:
+        return self.label or self.name
 
 
 @dataclass(frozen=True)
@@ -82,7 +87,12 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
                 else:
                     raise SpecError(where_of(entry["params"], pname), f"{cname}: unknown parameter '{pname}' (not in spec/parameters.yaml nor in this plugin's parameters)")
                 params.append((pname, bool(p.get("required")), p.get("doc"), pid))
-            calls.append(PluginCall(cname, entry["doc"], tuple(params)))
+            # A member named like a core call (a grid communicator's alltoallv) keeps a unique
+            # key for its tag and check; its messages say the member's name and whose it is.
+            label = ""
+            if "member" in entry:
+                label = entry["member"] + (f" ({entry['member_of']})" if "member_of" in entry else "")
+            calls.append(PluginCall(cname, entry["doc"], tuple(params), label))
         plugins.append(Plugin(name, data["doc"], rel, own, tuple(calls)))
     return plugins
 
@@ -90,12 +100,12 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
 def _checks(call: PluginCall) -> list[dict]:
     """The same checks a core call has for its parameters: all named, required ones given,
     none twice, none the call does not take (that one's message is the parameter's own)."""
-    out = [{"cond": "nampi::detail::all_named<Args...>", "msg": f"nampi: {call.name}: every argument must be a named parameter such as {call.params[0][0]}(x)"}]
+    out = [{"cond": "nampi::detail::all_named<Args...>", "msg": f"nampi: {call.said}: every argument must be a named parameter such as {call.params[0][0]}(x)"}]
     for pname, required, _, pid in call.params:
         if required:
-            out.append({"cond": f"!nampi::detail::all_named<Args...> || nampi::detail::has_param<{pid}, Args...>", "msg": f"nampi: {call.name}: missing required parameter '{pname}'"})
+            out.append({"cond": f"!nampi::detail::all_named<Args...> || nampi::detail::has_param<{pid}, Args...>", "msg": f"nampi: {call.said}: missing required parameter '{pname}'"})
     for pname, _, _, pid in call.params:
-        out.append({"cond": f"nampi::detail::count_of<{pid}, Args...> <= 1", "msg": f"nampi: {call.name}: parameter '{pname}' given more than once"})
+        out.append({"cond": f"nampi::detail::count_of<{pid}, Args...> <= 1", "msg": f"nampi: {call.said}: parameter '{pname}' given more than once"})
     out.append({"cond": f"nampi::detail::takes_all<nampi::call::{call.name}, Args...>()", "msg": None})
     return out
 

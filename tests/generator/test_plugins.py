@@ -77,3 +77,39 @@ def test_a_new_plugin_changes_no_core_file(root: Path, capsys):
     assert changed == {"include/nampi/generated/plugins/hello.hpp"}
     header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
     assert "nampi: say_hello: missing required parameter 'greeting_text'" in header
+
+
+def test_plugin_member_named_like_a_core_call(root: Path, capsys):
+    """`member:` lets a plugin's member share a core call's name (a grid communicator's
+    alltoallv): the key stays unique for the call tag and check, the messages say the member."""
+    before = tree_hashes(root / "generated")
+    (root / "spec/plugins/hello.yaml").write_text(
+        "doc: A test plugin.\n"
+        "calls:\n"
+        "  hello_bcast:\n"
+        "    member: bcast\n"
+        "    member_of: hello communicator\n"
+        "    doc: Says hello.\n"
+        "    params: {send_buf: {required: true}}\n"
+    )
+    code, out, err = run(["generate", "--root", str(root)], capsys)
+    assert code == 0, err
+    after = tree_hashes(root / "generated")
+    assert {p for p in after if before.get(p) != after[p]} == {"include/nampi/generated/plugins/hello.hpp"}
+    header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
+    assert "struct hello_bcast {" in header and "struct hello_bcast_check {" in header
+    assert "nampi: bcast (hello communicator): missing required parameter 'send_buf'" in header
+    assert "nampi::call::hello_bcast, Args...>" in header
+
+
+def test_plugin_member_of_without_member(root: Path, capsys):
+    rel = "spec/plugins/hello.yaml"
+    (root / rel).write_text(
+        "doc: A test plugin.\n"
+        "calls:\n"
+        "  hello_bcast:\n"
+        "    member_of: hello communicator\n"
+        "    doc: Says hello.\n"
+        "    params: {send_buf: {required: true}}\n"
+    )
+    assert_spec_error(root, capsys, rel, 3, "'member' is a dependency of 'member_of'")
