@@ -59,13 +59,38 @@ inline std::vector<node> cover(std::int64_t a, std::int64_t b, std::int64_t n, i
   return out;
 }
 
-// The value of node `v` from the elements: `data` holds the sequence's elements from `first` on.
+// The value of node `v` from the elements: `data` holds the sequence's elements from `first`
+// on. Bottom-up, as a binary counter: each element enters as a level-0 value, and two values
+// of one level combine into one of the next, so the stack holds the complete subtrees so far,
+// their levels falling. Where the node reaches past n, its right children that cover nothing
+// pass their left child's value up: that is the right-to-left fold of what the stack holds.
 template <typename T, typename Op>
 T value_of(node v, const T* data, std::int64_t first, std::int64_t n, Op& op) {
-  if (v.level == 0) return data[v.begin() - first];
-  const node left{v.level - 1, 2 * v.index}, right{v.level - 1, 2 * v.index + 1};
-  if (right.begin() >= n) return value_of(left, data, first, n, op);
-  return op(value_of(left, data, first, n, op), value_of(right, data, first, n, op));
+  T values[64];
+  int levels[64];
+  int top = 0;
+  const std::int64_t end = std::min(v.end(), n);
+  for (std::int64_t i = v.begin(); i < end;) {
+    const T* x = data + (i - first);
+    if (i + 8 <= end && (i - v.begin()) % 8 == 0) {  // a whole subtree of 8 elements at once
+      values[top] = op(op(op(x[0], x[1]), op(x[2], x[3])), op(op(x[4], x[5]), op(x[6], x[7])));
+      levels[top] = 3;
+      i += 8;
+    } else {
+      values[top] = x[0];
+      levels[top] = 0;
+      i += 1;
+    }
+    ++top;
+    while (top >= 2 && levels[top - 1] == levels[top - 2]) {
+      values[top - 2] = op(values[top - 2], values[top - 1]);
+      ++levels[top - 2];
+      --top;
+    }
+  }
+  T result = values[top - 1];
+  for (int i = top - 2; i >= 0; --i) result = op(values[i], result);
+  return result;
 }
 
 // The value of node `v` from the nodes the ranks computed (sorted by begin()).
