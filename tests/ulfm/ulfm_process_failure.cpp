@@ -7,11 +7,19 @@
 // acknowledges, agrees and shrinks, and finishes the loop on the shrunk communicator with
 // the sums over the survivors. Its own main: doctest's would end with an MPI_Allreduce over
 // MPI_COMM_WORLD, which has a dead member.
+#include <nampi/config.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <nampi/nampi.hpp>
+// Built a second time with NAMPI_TEST_ULFM_MPI5_NAMES: as on an MPI with only MPI-5's names,
+// failure_ack() and failure_get_acked() use MPIX_Comm_get_failed and MPIX_Comm_ack_failed.
+#ifdef NAMPI_TEST_ULFM_MPI5_NAMES
+#undef NAMPI_HAVE_MPIX_COMM_FAILURE_ACK
+#undef NAMPI_HAVE_MPIX_COMM_FAILURE_GET_ACKED
+#endif
 #include <nampi/plugins/ulfm.hpp>
 #include <vector>
 
