@@ -7,6 +7,8 @@
 //   } catch (const nampi::process_failed&) {  // a peer died (nampi::mpi_error)
 //     comm.revoke();                          // every rank's pending and later calls fail
 //     nampi::OwnedCommunicator survivors = comm.shrink();
+//   } catch (const nampi::communicator_revoked&) {  // another rank revoked it
+//     nampi::OwnedCommunicator survivors = comm.shrink();
 //   }
 //
 // A failed peer surfaces as nampi::process_failed, a revoked communicator as
@@ -17,6 +19,11 @@
 // not a working implementation: MPICH 5 (ch4) declares these functions and aborts in
 // MPIX_Comm_agree. The members that an MPI may lack on its own (is_revoked, get_failed,
 // ack_failed) fail to compile only where they are used.
+//
+// Open MPI 5.0 as measured (tests/ulfm): a collective that a peer's death interrupts throws
+// process_failed at the ranks that detected it and communicator_revoked at the others (its
+// collectives revoke the communicator), so a handler takes both. After a failure its
+// MPI_Finalize waits for the dead rank in about one run of three (open-mpi/ompi#11404).
 #pragma once
 
 #include <mpi.h>
