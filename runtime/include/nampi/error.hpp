@@ -55,11 +55,10 @@ struct message_text {
 // An MPI call returned something other than MPI_SUCCESS.
 class mpi_error : public std::runtime_error {
  public:
-  mpi_error(const char* call, int code)
-      : std::runtime_error(message(call, code).text),
-        call_(call),
-        code_(code),
-        class_(error_class(code)) {}
+  mpi_error(const char* call, int code) : mpi_error(call, code, error_class(code)) {}
+  // With the error class already known (nampi::detail::throw_mpi_error: one MPI_Error_class).
+  mpi_error(const char* call, int code, int cls)
+      : std::runtime_error(message(call, code).text), call_(call), code_(code), class_(cls) {}
 
   int code() const noexcept { return code_; }
   int error_class() const noexcept { return class_; }
@@ -165,20 +164,22 @@ namespace detail {
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_mpi_error(const char* name, int code) {
 #if defined(MPIX_ERR_PROC_FAILED) || defined(MPIX_ERR_PROC_FAILED_PENDING) || \
     defined(MPIX_ERR_REVOKED)
-  // ULFM's classes get types of their own (the class is computed twice on this cold path).
+  // ULFM's classes get types of their own (the class is asked once, as mpi_error does).
   int cls = code;
   MPI_Error_class(code, &cls);
 #ifdef MPIX_ERR_PROC_FAILED
-  if (cls == MPIX_ERR_PROC_FAILED) throw process_failed(name, code);
+  if (cls == MPIX_ERR_PROC_FAILED) throw process_failed(name, code, cls);
 #endif
 #ifdef MPIX_ERR_PROC_FAILED_PENDING
-  if (cls == MPIX_ERR_PROC_FAILED_PENDING) throw process_failed(name, code);
+  if (cls == MPIX_ERR_PROC_FAILED_PENDING) throw process_failed(name, code, cls);
 #endif
 #ifdef MPIX_ERR_REVOKED
-  if (cls == MPIX_ERR_REVOKED) throw communicator_revoked(name, code);
+  if (cls == MPIX_ERR_REVOKED) throw communicator_revoked(name, code, cls);
 #endif
-#endif
+  throw mpi_error(name, code, cls);
+#else
   throw mpi_error(name, code);
+#endif
 }
 
 // An MPI function's return code: mpi_error unless it succeeded. With

@@ -38,6 +38,7 @@
 #include "nampi/config.h"
 #include "nampi/error.hpp"
 #include "nampi/group.hpp"
+#include "nampi/mpi/environment.hpp"
 #include "nampi/plugin.hpp"
 
 namespace nampi {
@@ -85,11 +86,8 @@ class ulfm_members {
     MPI_Comm shrunk = MPI_COMM_NULL;
     detail::call_mpi("MPIX_Comm_shrink", MPIX_Comm_shrink, comm(), &shrunk);
     OwnedCommunicator owner(shrunk);  // owns it before anything else can throw
-    MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-    detail::call_mpi("MPI_Comm_get_errhandler", MPI_Comm_get_errhandler, comm(), &handler);
-    const int set = MPI_Comm_set_errhandler(shrunk, handler);
-    MPI_Errhandler_free(&handler);  // the reference get_errhandler added
-    detail::check_mpi_code("MPI_Comm_set_errhandler", set);
+    // The typed layer's owner frees the reference get_errhandler added (not a predefined one).
+    mpi::comm_set_errhandler(mpi::comm(shrunk), mpi::comm_get_errhandler(mpi::comm(comm())));
     return owner;
   }
 
