@@ -3,6 +3,10 @@
 #pragma once
 
 #include <mpi.h>
+// Open MPI declares its extensions (ULFM's MPIX_ERR_PROC_FAILED, ...) here; MPICH in mpi.h.
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 
 #include <cstdarg>
 #include <cstdio>
@@ -51,11 +55,10 @@ struct message_text {
 // An MPI call returned something other than MPI_SUCCESS.
 class mpi_error : public std::runtime_error {
  public:
-  mpi_error(const char* call, int code)
-      : std::runtime_error(message(call, code).text),
-        call_(call),
-        code_(code),
-        class_(error_class(code)) {}
+  mpi_error(const char* call, int code) : mpi_error(call, code, error_class(code)) {}
+  // With the error class already known (nampi::detail::throw_mpi_error: one MPI_Error_class).
+  mpi_error(const char* call, int code, int cls)
+      : std::runtime_error(message(call, code).text), call_(call), code_(code), class_(cls) {}
 
   int code() const noexcept { return code_; }
   int error_class() const noexcept { return class_; }
@@ -85,6 +88,20 @@ class mpi_error : public std::runtime_error {
   const char* call_;
   int code_;
   int class_;
+};
+
+// ULFM (fault tolerance, nampi/plugins/ulfm.hpp): a process of the communicator failed
+// (error class MPIX_ERR_PROC_FAILED or MPIX_ERR_PROC_FAILED_PENDING). Declared on every MPI
+// so that handlers compile anywhere; thrown only by an MPI with ULFM.
+class process_failed : public mpi_error {
+ public:
+  using mpi_error::mpi_error;
+};
+
+// ULFM: the communicator was revoked (MPIX_Comm_revoke; error class MPIX_ERR_REVOKED).
+class communicator_revoked : public mpi_error {
+ public:
+  using mpi_error::mpi_error;
 };
 
 // A run-time precondition of the C++ API was violated (e.g. a no_resize buffer
@@ -145,7 +162,24 @@ namespace detail {
 // Out of line: an MPI call site costs a compare, a branch and a call, not the
 // exception's construction and unwinding code.
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_mpi_error(const char* name, int code) {
+#if defined(MPIX_ERR_PROC_FAILED) || defined(MPIX_ERR_PROC_FAILED_PENDING) || \
+    defined(MPIX_ERR_REVOKED)
+  // ULFM's classes get types of their own (the class is asked once, as mpi_error does).
+  int cls = code;
+  MPI_Error_class(code, &cls);
+#ifdef MPIX_ERR_PROC_FAILED
+  if (cls == MPIX_ERR_PROC_FAILED) throw process_failed(name, code, cls);
+#endif
+#ifdef MPIX_ERR_PROC_FAILED_PENDING
+  if (cls == MPIX_ERR_PROC_FAILED_PENDING) throw process_failed(name, code, cls);
+#endif
+#ifdef MPIX_ERR_REVOKED
+  if (cls == MPIX_ERR_REVOKED) throw communicator_revoked(name, code, cls);
+#endif
+  throw mpi_error(name, code, cls);
+#else
   throw mpi_error(name, code);
+#endif
 }
 
 // An MPI function's return code: mpi_error unless it succeeded. With
