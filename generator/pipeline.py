@@ -11,7 +11,7 @@ from .factories import factories
 from .backends import backends_view, lacking_check, load_backends, provided_bindings
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import load_mpi_entries
-from .plugins import load_plugins, plugin_view
+from .plugins import load_plugins, plugin_doc_view, plugin_view
 from .pmpi import render_pmpi
 from .reference import render_reference
 from .spelling import form_label, have_macro
@@ -79,6 +79,9 @@ def render_all(root: Path) -> dict[str, str]:
     for plugin in load_plugins(root, spec.parameters, {b.name for b in spec.bindings}):
         out[f"include/nampi/generated/plugins/{plugin.name}.hpp"] = env.get_template("plugin.hpp.j2").render(
             p=plugin_view(plugin)
+        )
+        out[f"docs/plugins/{plugin.name}.md"] = env.get_template("plugin_doc.md.j2").render(
+            p=plugin_doc_view(plugin, spec.parameters)
         )
     # One test program per blocking call and its variants: fewer programs to compile and launch.
     on_range = {b.name for backend in backends for b in provided_bindings(backend, spec.bindings, mpi_functions)

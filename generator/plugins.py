@@ -129,3 +129,33 @@ def plugin_view(plugin: Plugin) -> dict:
             for c in plugin.calls
         ],
     }
+
+
+def _heading(call: PluginCall) -> str:
+    """`member(...)`, and the type it is a member of where that is not the communicator."""
+    member, _, of = call.said.partition(" (")
+    return f"`{member}(...)`" + (f" of the {of.rstrip(')')}" if of else "")
+
+
+def plugin_doc_view(plugin: Plugin, core_parameters: dict[str, Parameter]) -> dict:
+    """The reference page of a plugin (templates/plugin_doc.md.j2): each call's parameters with
+    their factories, what they mean (the call's own words, else the parameter's) and whether
+    they may be omitted."""
+    def row(name: str, required: bool, doc: str | None) -> dict:
+        param = plugin.parameters.get(name) or core_parameters[name]
+        return {
+            "name": name,
+            "factories": ", ".join(f"`{f}()`" for _, f in sorted(param.factories.items())),
+            "meaning": doc if doc and required else param.doc,  # a required one: the call's words
+            "omitted": "required" if required else (doc or "may be omitted"),
+        }
+
+    return {
+        "name": plugin.name,
+        "doc": plugin.doc,
+        "source": plugin.source,
+        "calls": [
+            {"heading": _heading(c), "doc": c.doc, "params": [row(n, r, d) for n, r, d, _ in c.params]}
+            for c in plugin.calls
+        ],
+    }

@@ -74,7 +74,10 @@ def test_a_new_plugin_changes_no_core_file(root: Path, capsys):
     assert code == 0, err
     after = tree_hashes(root / "generated")
     changed = {p for p in after if before.get(p) != after[p]}
-    assert changed == {"include/nampi/generated/plugins/hello.hpp"}
+    assert changed == {"include/nampi/generated/plugins/hello.hpp", "docs/plugins/hello.md"}
+    page = (root / "generated/docs/plugins/hello.md").read_text()
+    assert "## `say_hello(...)`" in page
+    assert "| `greeting_text` | `greeting_text()` | What to say. | required |" in page
     header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
     assert "nampi: say_hello: missing required parameter 'greeting_text'" in header
 
@@ -95,7 +98,11 @@ def test_plugin_member_named_like_a_core_call(root: Path, capsys):
     code, out, err = run(["generate", "--root", str(root)], capsys)
     assert code == 0, err
     after = tree_hashes(root / "generated")
-    assert {p for p in after if before.get(p) != after[p]} == {"include/nampi/generated/plugins/hello.hpp"}
+    assert {p for p in after if before.get(p) != after[p]} == {
+        "include/nampi/generated/plugins/hello.hpp",
+        "docs/plugins/hello.md",
+    }
+    assert "## `bcast(...)` of the hello communicator" in (root / "generated/docs/plugins/hello.md").read_text()
     header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
     assert "struct hello_bcast {" in header and "struct hello_bcast_check {" in header
     assert "nampi: bcast (hello communicator): missing required parameter 'send_buf'" in header
