@@ -1,16 +1,21 @@
 // The sort plugin: random, all-equal, sorted, reverse and few-distinct inputs, equal and
 // unequal sizes per rank, with std::less and std::greater: afterwards the ranks' vectors in
 // rank order are the sorted input (checked at rank 0 against a sequential sort), and with m
-// elements per rank every rank ends with fewer than 2m + p. On 1..8 ranks.
+// elements per rank every rank ends with fewer than 2m + p; the MPI calls are one sample
+// exchange (MPI_Allgather of the counts, MPI_Allgatherv) and one data exchange (MPI_Alltoall of
+// the counts, MPI_Alltoallv). On 1..8 ranks.
 
 // ctest-labels: ranks8
 #include <doctest/doctest.h>
+#include <nampi_pmpi_counter.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/sort.hpp>
+#include <string>
 #include <vector>
 
 using namespace nampi::params;
@@ -82,6 +87,22 @@ TEST_CASE("sort plugin: sorted in rank order, balanced within 2m + p") {
       CHECK(data.size() < 2 * m + static_cast<std::size_t>(p));
       check_sorted(comm, in, data, std::less<>{});
     }
+  }
+}
+
+TEST_CASE("sort plugin: the MPI calls it issues") {
+  comm_type comm;
+  auto data = make(input::random, comm.rank(), 100);
+  nampi_pmpi_reset();
+  comm.sort(data);
+  const auto calls = nampi_pmpi::snapshot();
+  if (comm.size() == 1) {
+    CHECK(calls.empty());  // a local sort
+  } else {
+    CHECK(calls == std::map<std::string, unsigned long long>{{"MPI_Allgather", 1},
+                                                             {"MPI_Allgatherv", 1},
+                                                             {"MPI_Alltoall", 1},
+                                                             {"MPI_Alltoallv", 1}});
   }
 }
 
