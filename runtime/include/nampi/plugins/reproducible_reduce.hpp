@@ -176,9 +176,10 @@ class reproducible_reduce_members {
       const Comm& comm = static_cast<const Comm&>(*this);
       auto& local = plugin::value<param_id::send_buf>(args...);
       using T = std::remove_cv_t<detail::element_t<decltype(local)>>;
-      static_assert(std::is_trivially_copyable_v<T>,
+      static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                     "nampi: reproducible_reduce: the elements of send_buf must be trivially "
-                    "copyable (the tree's nodes travel as bytes)");
+                    "copyable and default-constructible (the tree's nodes travel as bytes and "
+                    "are kept in a fixed array)");
       auto& op = plugin::value<param_id::op>(args...);
       return detail::reproducible::reduce<T>(comm, detail::data_of(local),
                                              static_cast<std::int64_t>(detail::size_of(local)), op);

@@ -21,6 +21,7 @@
 #include <mpi.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -55,7 +56,7 @@ class probed_message {
   // synchronous send completes.
   ~probed_message() {
     if (received()) return;
-    std::vector<T> scratch(count_or_zero());
+    std::vector<T> scratch(static_cast<std::size_t>(std::max(elements<T>(), 0)));
     MPI_Mrecv(scratch.data(), static_cast<int>(scratch.size()), mpi_datatype<T>(), &message_,
               MPI_STATUS_IGNORE);
   }
@@ -66,8 +67,7 @@ class probed_message {
   // type signature, which MPI allows).
   template <typename U = T>
   std::size_t count() const {
-    int n = 0;
-    detail::call_mpi("MPI_Get_count", MPI_Get_count, &status_, mpi_datatype<U>(), &n);
+    const int n = elements<U>();
     NAMPI_CHECK(n != MPI_UNDEFINED,
                 "alltoallv_sparse: the message from rank %d is not a whole number of elements",
                 source());
@@ -113,10 +113,13 @@ class probed_message {
                      mpi_datatype<U>(), &message_, MPI_STATUS_IGNORE);
   }
 
-  std::size_t count_or_zero() const noexcept {
-    int n = 0;
-    MPI_Get_count(&status_, mpi_datatype<T>(), &n);
-    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  // MPI_Get_count in elements of U (MPI_UNDEFINED: not a whole number of them). The status is
+  // one MPI_Improbe filled, so it cannot fail (and the destructor may not throw).
+  template <typename U>
+  int elements() const noexcept {
+    int n = MPI_UNDEFINED;
+    MPI_Get_count(&status_, mpi_datatype<U>(), &n);
+    return n;
   }
 
   MPI_Message message_;
