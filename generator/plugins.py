@@ -33,6 +33,7 @@ class Plugin:
     source: str  # spec/plugins/<name>.yaml
     parameters: dict  # name -> Parameter (its own)
     calls: tuple  # PluginCall
+    header: str  # what users include, e.g. nampi/plugins/<name>.hpp
 
     @property
     def id_enum(self) -> str:
@@ -93,7 +94,8 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
             if "member" in entry:
                 label = entry["member"] + (f" ({entry['member_of']})" if "member_of" in entry else "")
             calls.append(PluginCall(cname, entry["doc"], tuple(params), label))
-        plugins.append(Plugin(name, data["doc"], rel, own, tuple(calls)))
+        header = data.get("header", f"nampi/plugins/{name}.hpp")
+        plugins.append(Plugin(name, data["doc"], rel, own, tuple(calls), header))
     return plugins
 
 
@@ -115,6 +117,7 @@ def plugin_view(plugin: Plugin) -> dict:
         "name": plugin.name,
         "doc": plugin.doc,
         "source": plugin.source,
+        "header": plugin.header,
         "parameters": list(plugin.parameters.values()),
         "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
         "calls": [
@@ -154,6 +157,7 @@ def plugin_doc_view(plugin: Plugin, core_parameters: dict[str, Parameter]) -> di
         "name": plugin.name,
         "doc": plugin.doc,
         "source": plugin.source,
+        "header": plugin.header,
         "calls": [
             {"heading": _heading(c), "doc": c.doc, "params": [row(n, r, d) for n, r, d, _ in c.params]}
             for c in plugin.calls

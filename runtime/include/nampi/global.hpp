@@ -1,0 +1,13 @@
+// Global process addressing across jobs (issue 17; the paper behind it:
+// ../shared/papers/global-process-addressing.txt): every process of a user's jobs on this
+// machine has a nampi::uid, each job registers as a named process set in a directory
+// (`nampi-sets list` shows them), and sets connect to each other by name.
+//
+//   nampi::universe u(comm, set_name("ocean"));
+//   nampi::Communicator atm = u.connect("atmosphere");
+#pragma once
+
+#include "nampi/global/set_directory.hpp"
+#include "nampi/global/set_entry.hpp"
+#include "nampi/global/uid.hpp"
+#include "nampi/global/universe.hpp"

@@ -1,0 +1,399 @@
+// nampi::universe: this job as a named process set among all of a user's jobs on the
+// machine, and intercommunicators to the others by name.
+//
+//   nampi::universe u(comm, set_name("ocean"));  // registers; collective over comm
+//   nampi::uid me = u.uid();                      // set id << 32 | rank
+//   for (const nampi::set_info& s : u.sets()) ... // name, id, size, command, host, start
+//   nampi::Communicator atm = u.connect("atmosphere");  // the other set calls connect("ocean")
+//   atm.send(send_buf(v), dest(0));
+//
+// Registration: the root (rank 0) opens an MPI port (MPI_Open_port), claims a set id and the
+// name in the set directory (nampi/global/set_directory.hpp) and publishes the port under
+// "nampi:<name>" with MPI's name service (MPI_Publish_name). Connecting: both sets call
+// connect() with the other's name; the set whose name sorts first accepts on its own port
+// (MPI_Comm_accept), the other connects to it (MPI_Comm_connect), so neither needs a
+// thread that waits for connections. The port comes from the directory, or from the name
+// service where the other set's directory is not this one (`mpiexec -nameserver` with
+// MPICH's hydra_nameserver). The roots then swap set ids over the new intercommunicator.
+// MPICH needs MPIR_CVAR_CH4_NETMOD=ofi for ports (its UCX netmod fails MPI_Open_port with
+// "no space for port_name tag"); without a port a set registers but cannot connect, and
+// connect() says why.
+//
+// The destructor disconnects every intercommunicator (MPI_Comm_disconnect, in one order
+// over all sets, so that jobs connected in a ring do not wait for each other), unpublishes
+// the name, closes the port and removes the directory entry.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nampi/communicator.hpp"
+#include "nampi/error.hpp"
+#include "nampi/generated/plugins/global.hpp"
+#include "nampi/global/set_directory.hpp"
+#include "nampi/global/set_entry.hpp"
+#include "nampi/global/uid.hpp"
+#include "nampi/plugin.hpp"
+
+namespace nampi {
+
+namespace detail::sets {
+
+// What the root tells the other ranks after registering or finding a set: a status, a set
+// id, and a text (a name, a port or an error message), in one MPI_Bcast of fixed size.
+struct root_report {
+  int ok = 0;
+  int flag = 0;  // connect(): 1 where this set accepts
+  std::uint32_t id = 0;
+  char text[MPI_MAX_PORT_NAME + MPI_MAX_ERROR_STRING + 512] = {};
+
+  void set_text(std::string_view s) {
+    const std::size_t n = std::min(s.size(), sizeof text - 1);
+    std::memcpy(text, s.data(), n);
+    text[n] = '\0';
+  }
+  void bcast(MPI_Comm comm) {
+    call_mpi("MPI_Bcast", MPI_Bcast, static_cast<void*>(this), static_cast<int>(sizeof *this),
+             MPI_BYTE, 0, comm);
+  }
+};
+
+// Calls that report a missing name as an error code (MPI_Lookup_name, MPI_Publish_name):
+// MPI raises their errors on MPI_COMM_SELF (MPI 4; MPI_COMM_WORLD before), so both return
+// errors while this lives, whatever handlers the program chose.
+class errors_returned {
+ public:
+  errors_returned() {
+    MPI_Comm_get_errhandler(MPI_COMM_SELF, &self_);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  }
+  errors_returned(const errors_returned&) = delete;
+  errors_returned& operator=(const errors_returned&) = delete;
+  ~errors_returned() {
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, self_);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_);
+    MPI_Errhandler_free(&self_);
+    MPI_Errhandler_free(&world_);
+  }
+
+ private:
+  MPI_Errhandler self_ = MPI_ERRHANDLER_NULL, world_ = MPI_ERRHANDLER_NULL;
+};
+
+inline std::string mpi_error_text(int code) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+inline bool mpi_finalized() {
+  int done = 0;
+  MPI_Finalized(&done);
+  return done != 0;
+}
+
+}  // namespace detail::sets
+
+class universe {
+ public:
+  // Registers the processes of `comm` as one process set (collective over comm): set_name(x)
+  // names it (else its id in decimal names it). Throws set_error (name taken or invalid,
+  // directory unusable) at every rank alike.
+  template <typename... Args>
+  explicit universe(const Communicator& comm, Args&&... args)
+      : comm_(dup(comm.mpi_communicator())), directory_(set_directory::standard()) {
+    if constexpr (!generated::universe_check<std::remove_cvref_t<Args>...>::ok) {
+      return;  // the check said why, in one message
+    } else {
+      std::string name;
+      if constexpr (plugin::given<plugins::global_params::set_name, Args...>)
+        name = std::string(plugin::value<plugins::global_params::set_name>(args...));
+      register_set(std::move(name));
+    }
+  }
+
+  universe(const universe&) = delete;
+  universe& operator=(const universe&) = delete;
+  ~universe() { leave(); }
+
+  // This process's id among all sets: set id << 32 | rank.
+  nampi::uid uid() const noexcept { return nampi::uid(self_.id, comm_.rank()); }
+  // The set's name, id and entry (as the directory has it).
+  const std::string& name() const noexcept { return self_.name; }
+  std::uint32_t id() const noexcept { return self_.id; }
+  const set_info& info() const noexcept { return self_; }
+  // The set's own communicator (a duplicate of the one it was made from).
+  Communicator communicator() const { return comm_; }
+  const set_directory& directory() const noexcept { return directory_; }
+
+  // Every live set of the directory, this one included (entries of dead jobs are removed).
+  std::vector<set_info> sets() { return directory_.list(); }
+
+  // An intercommunicator to the set named `set` (its ranks are the remote group), owned by
+  // this universe and cached: the first call is collective over this set and the other,
+  // which calls connect() with this set's name; later calls return the cached one at once.
+  // timeout(d) bounds the wait for the other set to register (omitted: 60 s).
+  template <typename... Args>
+  Communicator connect(std::string_view set, Args&&... args) {
+    if constexpr (!generated::connect_check<std::remove_cvref_t<Args>...>::ok) {
+      return detail::failed_call{};
+    } else {
+      std::chrono::milliseconds limit(60000);
+      if constexpr (plugin::given<plugins::global_params::timeout, Args...>)
+        limit = std::chrono::duration_cast<std::chrono::milliseconds>(
+            plugin::value<plugins::global_params::timeout>(args...));
+      return connect_to(std::string(set), limit);
+    }
+  }
+
+  // The id of rank `rank` of the set named `set` (a connected one, or one in the directory).
+  nampi::uid uid_of(std::string_view set, int rank) {
+    if (set == self_.name) return nampi::uid(self_.id, rank);
+    if (const auto c = connections_.find(std::string(set)); c != connections_.end())
+      return nampi::uid(c->second.id, rank);
+    if (const auto s = directory_.find(set)) return nampi::uid(s->id, rank);
+    throw set_error("nampi::universe::uid_of: no set named '" + std::string(set) + "'");
+  }
+
+  // "<set name>:<rank>" where the set is known here, else the uid's URI.
+  std::string name_of(nampi::uid id) {
+    const std::string rank = std::to_string(id.rank());
+    if (id.set_id() == self_.id) return self_.name + ":" + rank;
+    for (const auto& [name, c] : connections_)
+      if (c.id == id.set_id()) return name + ":" + rank;
+    if (const auto s = directory_.find(id.set_id())) return s->name + ":" + rank;
+    return id.uri();
+  }
+
+  // Disconnects from the set named `set` (collective over both sets, as connect was).
+  void disconnect(std::string_view set) {
+    const auto c = connections_.find(std::string(set));
+    if (c == connections_.end()) return;
+    MPI_Comm inter = c->second.comm.release();
+    connections_.erase(c);
+    detail::call_mpi("MPI_Comm_disconnect", MPI_Comm_disconnect, &inter);
+  }
+
+ private:
+  struct connection {
+    OwnedCommunicator comm;
+    std::uint32_t id = 0;
+  };
+
+  OwnedCommunicator comm_;
+  set_directory directory_;
+  set_info self_;
+  std::string port_;             // the root's MPI port; empty where none
+  std::string port_error_;       // why MPI_Open_port failed, where it did
+  bool published_ = false;
+  std::map<std::string, connection> connections_;
+
+  static OwnedCommunicator dup(MPI_Comm comm) {
+    MPI_Comm copy = MPI_COMM_NULL;
+    detail::call_mpi("MPI_Comm_dup", MPI_Comm_dup, comm, &copy);
+    return OwnedCommunicator(copy);
+  }
+
+  void register_set(std::string name) {
+    detail::sets::root_report report;
+    if (comm_.rank() == 0) {
+      try {
+        open_port();
+        set_info entry;
+        entry.name = std::move(name);
+        entry.size = comm_.size();
+        entry.command = detail::sets::command_line();
+        entry.host = detail::sets::host_name();
+        entry.pid = ::getpid();
+        entry.port = port_;
+        entry.start = std::chrono::system_clock::now();
+        self_ = directory_.claim(std::move(entry));
+        publish();
+        report.ok = 1;
+        report.id = self_.id;
+        report.set_text(self_.name);
+      } catch (const std::exception& e) {
+        close_port();
+        report.set_text(e.what());
+      }
+    }
+    report.bcast(comm_.mpi_communicator());
+    if (!report.ok) throw set_error(report.text);
+    if (comm_.rank() != 0) {
+      self_.id = report.id;
+      self_.name = report.text;
+      self_.size = comm_.size();
+    }
+  }
+
+  void open_port() {
+    char port[MPI_MAX_PORT_NAME + 1] = {};
+    const detail::sets::errors_returned quiet;
+    const int code = MPI_Open_port(MPI_INFO_NULL, port);
+    if (code == MPI_SUCCESS)
+      port_ = port;
+    else
+      port_error_ = detail::sets::mpi_error_text(code);
+  }
+  void close_port() {
+    if (port_.empty()) return;
+    const detail::sets::errors_returned quiet;
+    MPI_Close_port(port_.data());
+    port_.clear();
+  }
+  // Under "nampi:<name>" where MPI's name service runs; nothing lost where it does not.
+  void publish() {
+    if (port_.empty()) return;
+    const detail::sets::errors_returned quiet;
+    const std::string service = "nampi:" + self_.name;
+    published_ = MPI_Publish_name(service.c_str(), MPI_INFO_NULL, port_.c_str()) == MPI_SUCCESS;
+  }
+  // The port the set `set` published, where the name service has it.
+  static std::string look_up(const std::string& set) {
+    char port[MPI_MAX_PORT_NAME + 1] = {};
+    const detail::sets::errors_returned quiet;
+    const std::string service = "nampi:" + set;
+    if (MPI_Lookup_name(service.c_str(), MPI_INFO_NULL, port) != MPI_SUCCESS) return {};
+    return port;
+  }
+
+  Communicator connect_to(const std::string& set, std::chrono::milliseconds limit) {
+    if (const auto c = connections_.find(set); c != connections_.end()) return c->second.comm;
+    if (set == self_.name)
+      throw set_error("nampi::universe::connect: '" + set + "' is this set itself");
+    const bool accepts = self_.name < set;  // one side accepts, the other connects
+    detail::sets::root_report report;
+    if (comm_.rank() == 0) find_peer(set, limit, accepts, report);
+    report.bcast(comm_.mpi_communicator());
+    if (!report.ok) throw set_error(report.text);
+
+    MPI_Comm inter = MPI_COMM_NULL;
+    MPI_Info info = MPI_INFO_NULL;
+    const std::string seconds = std::to_string(std::max<long long>(1, limit.count() / 1000));
+    detail::call_mpi("MPI_Info_create", MPI_Info_create, &info);
+    MPI_Info_set(info, "timeout", seconds.c_str());  // MPICH bounds its connect attempts by it
+    const MPI_Comm local = comm_.mpi_communicator();
+    std::string port = accepts ? port_ : std::string(report.text);
+    try {
+      if (accepts)
+        detail::call_mpi("MPI_Comm_accept", MPI_Comm_accept, port.data(), info, 0, local, &inter);
+      else
+        detail::call_mpi("MPI_Comm_connect", MPI_Comm_connect, port.data(), info, 0, local, &inter);
+    } catch (...) {
+      MPI_Info_free(&info);
+      throw;
+    }
+    MPI_Info_free(&info);
+    OwnedCommunicator owned(inter);
+
+    // The roots swap set ids (the name service gives no id) and names, to check both agree.
+    detail::sets::root_report mine, theirs;
+    mine.ok = 1;
+    mine.id = self_.id;
+    mine.set_text(self_.name);
+    if (comm_.rank() == 0)
+      detail::call_mpi("MPI_Sendrecv", MPI_Sendrecv, static_cast<const void*>(&mine),
+                       static_cast<int>(sizeof mine), MPI_BYTE, 0, 0, static_cast<void*>(&theirs),
+                       static_cast<int>(sizeof theirs), MPI_BYTE, 0, 0, inter, MPI_STATUS_IGNORE);
+    theirs.bcast(local);
+    connection& c = connections_[set];
+    c.comm = std::move(owned);
+    c.id = theirs.id;
+    if (set != theirs.text)
+      throw set_error("nampi::universe::connect: asked for set '" + set + "', got '" +
+                      std::string(theirs.text) + "'");
+    return c.comm;
+  }
+
+  // The root: waits until set `set` is registered (directory, else name service) and fills
+  // `report` with the port to connect to, or with why there is none.
+  void find_peer(const std::string& set, std::chrono::milliseconds limit, bool accepts,
+                 detail::sets::root_report& report) {
+    if (accepts && port_.empty()) {
+      report.set_text("nampi::universe::connect: this set has no MPI port (MPI_Open_port: " +
+                      port_error_ + "; with MPICH, set MPIR_CVAR_CH4_NETMOD=ofi)");
+      return;
+    }
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      std::string port;
+      bool found = false;
+      if (const auto s = directory_.find(set)) {
+        found = true;
+        port = s->port;
+        if (port.empty() && !accepts) {
+          report.set_text("nampi::universe::connect: set '" + set +
+                          "' has no MPI port (its MPI_Open_port failed; with MPICH, set "
+                          "MPIR_CVAR_CH4_NETMOD=ofi)");
+          return;
+        }
+      } else {
+        port = look_up(set);
+        found = !port.empty();
+      }
+      if (found) {
+        report.ok = 1;
+        report.set_text(accepts ? std::string() : port);
+        return;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        report.set_text("nampi::universe::connect: no set '" + set + "' registered within " +
+                        std::to_string(limit.count()) + " ms (directory " + directory_.path() +
+                        ", and not with MPI's name service)");
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  // Disconnects, unpublishes, closes the port and removes the entry; never throws.
+  void leave() noexcept {
+    if (detail::sets::mpi_finalized()) {
+      for (auto& [name, c] : connections_) c.comm.release();  // died with MPI
+      if (comm_.rank() == 0 && self_.id != 0) try_release();
+      return;
+    }
+    // One order over all sets: by the pair of names, smaller first.
+    std::vector<std::pair<std::pair<std::string, std::string>, std::string>> order;
+    for (const auto& [name, c] : connections_)
+      order.push_back({std::minmax(name, self_.name), name});
+    std::sort(order.begin(), order.end());
+    for (const auto& item : order) {
+      MPI_Comm inter = connections_[item.second].comm.release();
+      MPI_Comm_disconnect(&inter);
+    }
+    connections_.clear();
+    if (comm_.rank() == 0) {
+      if (published_) {
+        const detail::sets::errors_returned quiet;
+        const std::string service = "nampi:" + self_.name;
+        MPI_Unpublish_name(service.c_str(), MPI_INFO_NULL, port_.c_str());
+      }
+      close_port();
+      if (self_.id != 0) try_release();
+    }
+  }
+  void try_release() noexcept {
+    try {
+      directory_.release(self_);
+    } catch (...) {
+    }
+  }
+};
+
+}  // namespace nampi
