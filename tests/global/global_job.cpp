@@ -3,7 +3,9 @@
 //
 //   global_job connect NAME PEER...   connect to each PEER in turn and exchange data
 //   global_job hold NAME FILE         register, then wait until FILE exists
-//   global_job register NAME          register and leave (exit 3 with the message if refused)
+//   global_job register NAME          register and leave
+//   global_job probe NAME             exit 77 where this MPI cannot open ports
+// A refused registration prints the message and exits with 3.
 //
 // Every line it prints starts with "[NAME rank R]" so the driver can check each rank.
 #include <nampi/global.hpp>
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,19 +40,21 @@ int main(int argc, char** argv) {
   const std::string mode = argv[1], name = argv[2];
   const int rank = world.rank();
 
-  if (mode == "register") {
-    try {
-      nampi::universe u(world, set_name(name));
-      std::printf("[%s rank %d] registered id %u\n", name.c_str(), rank, u.id());
-    } catch (const nampi::set_error& e) {
-      std::printf("[%s rank %d] refused: %s\n", name.c_str(), rank, e.what());
-      std::fflush(stdout);
-      return 3;
-    }
-    return 0;
+  std::optional<nampi::universe> registered;
+  try {
+    registered.emplace(world, set_name(name));
+  } catch (const nampi::set_error& e) {
+    std::printf("[%s rank %d] refused: %s\n", name.c_str(), rank, e.what());
+    std::fflush(stdout);
+    return 3;
+  }
+  nampi::universe& u = *registered;
+  if (mode == "register") return 0;
+  if (mode == "probe") {  // 77: this MPI cannot open ports, the driver skips its cases
+    if (!u.can_connect() && rank == 0) std::printf("cannot connect: %s\n", u.port_error().c_str());
+    return u.can_connect() ? 0 : 77;
   }
 
-  nampi::universe u(world, set_name(name));
   std::printf("[%s rank %d] uid %llu %s size %d\n", name.c_str(), rank,
               static_cast<unsigned long long>(u.uid().value()), u.name_of(u.uid()).c_str(),
               world.size());

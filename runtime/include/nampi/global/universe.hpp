@@ -7,14 +7,18 @@
 //   nampi::Communicator atm = u.connect("atmosphere");  // the other set calls connect("ocean")
 //   atm.send(send_buf(v), dest(0));
 //
-// Registration: the root (rank 0) opens an MPI port (MPI_Open_port), claims a set id and the
-// name in the set directory (nampi/global/set_directory.hpp) and publishes the port under
-// "nampi:<name>" with MPI's name service (MPI_Publish_name). Connecting: both sets call
-// connect() with the other's name; the set whose name sorts first accepts on its own port
-// (MPI_Comm_accept), the other connects to it (MPI_Comm_connect), so neither needs a
-// thread that waits for connections. The port comes from the directory, or from the name
-// service where the other set's directory is not this one (`mpiexec -nameserver` with
-// MPICH's hydra_nameserver). The roots then swap set ids over the new intercommunicator.
+// Registration: the root (rank 0) opens an MPI port (MPI_Open_port: the entry's port, and
+// proof that this MPI can connect jobs), claims a set id and the name in the set directory
+// (nampi/global/set_directory.hpp) and publishes the port under "nampi:<name>" with MPI's
+// name service (MPI_Publish_name). Connecting: both sets call connect() with the other's
+// name; the set whose name sorts first opens a port for this pair only, offers it (a file
+// of the directory, and "nampi:<acceptor>/<connector>" with the name service) and accepts
+// on it (MPI_Comm_accept); the other connects (MPI_Comm_connect). A port per pair, because
+// an accept takes whichever connect arrives first: a third set connecting to the same
+// port would be accepted in the second one's place. Neither side needs a thread that
+// waits for connections. The name service serves where the other set's directory is not
+// this one (`mpiexec -nameserver` with MPICH's hydra_nameserver). The roots then swap set
+// ids and names over the new intercommunicator.
 // MPICH needs MPIR_CVAR_CH4_NETMOD=ofi for ports (its UCX netmod fails MPI_Open_port with
 // "no space for port_name tag"); without a port a set registers but cannot connect, and
 // connect() says why.
@@ -140,6 +144,10 @@ class universe {
   // The set's own communicator (a duplicate of the one it was made from).
   Communicator communicator() const { return comm_; }
   const set_directory& directory() const noexcept { return directory_; }
+  // Whether this MPI could open a port (MPI_Open_port at registration), without which
+  // connect() fails; at rank 0, where not, port_error() says MPI's reason.
+  bool can_connect() const noexcept { return can_connect_; }
+  const std::string& port_error() const noexcept { return port_error_; }
 
   // Every live set of the directory, this one included (entries of dead jobs are removed).
   std::vector<set_info> sets() { return directory_.list(); }
@@ -201,6 +209,7 @@ class universe {
   std::string port_;             // the root's MPI port; empty where none
   std::string port_error_;       // why MPI_Open_port failed, where it did
   bool published_ = false;
+  bool can_connect_ = false;
   std::map<std::string, connection> connections_;
 
   static OwnedCommunicator dup(MPI_Comm comm) {
@@ -225,6 +234,7 @@ class universe {
         self_ = directory_.claim(std::move(entry));
         publish();
         report.ok = 1;
+        report.flag = port_.empty() ? 0 : 1;
         report.id = self_.id;
         report.set_text(self_.name);
       } catch (const std::exception& e) {
@@ -234,6 +244,7 @@ class universe {
     }
     report.bcast(comm_.mpi_communicator());
     if (!report.ok) throw set_error(report.text);
+    can_connect_ = report.flag == 1;
     if (comm_.rank() != 0) {
       self_.id = report.id;
       self_.name = report.text;
@@ -263,11 +274,10 @@ class universe {
     const std::string service = "nampi:" + self_.name;
     published_ = MPI_Publish_name(service.c_str(), MPI_INFO_NULL, port_.c_str()) == MPI_SUCCESS;
   }
-  // The port the set `set` published, where the name service has it.
-  static std::string look_up(const std::string& set) {
+  // The port published under `service`, where the name service has it.
+  static std::string look_up(const std::string& service) {
     char port[MPI_MAX_PORT_NAME + 1] = {};
     const detail::sets::errors_returned quiet;
-    const std::string service = "nampi:" + set;
     if (MPI_Lookup_name(service.c_str(), MPI_INFO_NULL, port) != MPI_SUCCESS) return {};
     return port;
   }
@@ -278,7 +288,13 @@ class universe {
       throw set_error("nampi::universe::connect: '" + set + "' is this set itself");
     const bool accepts = self_.name < set;  // one side accepts, the other connects
     detail::sets::root_report report;
-    if (comm_.rank() == 0) find_peer(set, limit, accepts, report);
+    std::string pair_port;  // the accepting root's port for this pair only
+    if (comm_.rank() == 0) {
+      if (accepts)
+        offer_pair_port(set, limit, report, pair_port);
+      else
+        find_pair_port(set, limit, report);
+    }
     report.bcast(comm_.mpi_communicator());
     if (!report.ok) throw set_error(report.text);
 
@@ -288,17 +304,16 @@ class universe {
     detail::call_mpi("MPI_Info_create", MPI_Info_create, &info);
     MPI_Info_set(info, "timeout", seconds.c_str());  // MPICH bounds its connect attempts by it
     const MPI_Comm local = comm_.mpi_communicator();
-    std::string port = accepts ? port_ : std::string(report.text);
-    try {
-      if (accepts)
-        detail::call_mpi("MPI_Comm_accept", MPI_Comm_accept, port.data(), info, 0, local, &inter);
-      else
-        detail::call_mpi("MPI_Comm_connect", MPI_Comm_connect, port.data(), info, 0, local, &inter);
-    } catch (...) {
-      MPI_Info_free(&info);
-      throw;
+    std::string port = accepts ? pair_port : std::string(report.text);
+    int code = MPI_SUCCESS;
+    {
+      const detail::sets::errors_returned quiet;
+      code = accepts ? MPI_Comm_accept(port.data(), info, 0, local, &inter)
+                     : MPI_Comm_connect(port.data(), info, 0, local, &inter);
     }
     MPI_Info_free(&info);
+    if (accepts && comm_.rank() == 0) withdraw_pair_port(set, pair_port);
+    detail::check_mpi_code(accepts ? "MPI_Comm_accept" : "MPI_Comm_connect", code);
     OwnedCommunicator owned(inter);
 
     // The roots swap set ids (the name service gives no id) and names, to check both agree.
@@ -311,54 +326,121 @@ class universe {
                        static_cast<int>(sizeof mine), MPI_BYTE, 0, 0, static_cast<void*>(&theirs),
                        static_cast<int>(sizeof theirs), MPI_BYTE, 0, 0, inter, MPI_STATUS_IGNORE);
     theirs.bcast(local);
-    connection& c = connections_[set];
-    c.comm = std::move(owned);
-    c.id = theirs.id;
     if (set != theirs.text)
       throw set_error("nampi::universe::connect: asked for set '" + set + "', got '" +
                       std::string(theirs.text) + "'");
+    connection& c = connections_[set];
+    c.comm = std::move(owned);
+    c.id = theirs.id;
     return c.comm;
   }
 
-  // The root: waits until set `set` is registered (directory, else name service) and fills
-  // `report` with the port to connect to, or with why there is none.
-  void find_peer(const std::string& set, std::chrono::milliseconds limit, bool accepts,
-                 detail::sets::root_report& report) {
-    if (accepts && port_.empty()) {
-      report.set_text("nampi::universe::connect: this set has no MPI port (MPI_Open_port: " +
-                      port_error_ + "; with MPICH, set MPIR_CVAR_CH4_NETMOD=ofi)");
+  // A port per pair of sets: a set accepts on a port that only the one set it expects knows,
+  // so that connections of other sets (arriving at any time) never meet this accept.
+  // Offered as a file `.pair.<acceptor>.<connector>` of the directory (hidden from
+  // listings) and as "nampi:<acceptor>/<connector>" with the name service.
+  std::string pair_file(const std::string& acceptor, const std::string& connector) const {
+    return directory_.path() + "/.pair." + acceptor + "." + connector;
+  }
+  static std::string pair_service(const std::string& acceptor, const std::string& connector) {
+    return "nampi:" + acceptor + "/" + connector;
+  }
+
+  // The accepting root: waits until `set` is registered (so that a set that never comes
+  // ends in set_error, not in an accept that waits forever), opens the pair's port and
+  // offers it.
+  void offer_pair_port(const std::string& set, std::chrono::milliseconds limit,
+                       detail::sets::root_report& report, std::string& pair_port) {
+    if (port_.empty()) {
+      report.set_text("nampi::universe::connect: set '" + self_.name +
+                      "' cannot open MPI ports (MPI_Open_port: " + port_error_ +
+                      "; with MPICH, set MPIR_CVAR_CH4_NETMOD=ofi)");
+      write_pair_file(set, std::string("!") + report.text);  // the other side fails at once
       return;
     }
     const auto deadline = std::chrono::steady_clock::now() + limit;
-    for (;;) {
-      std::string port;
-      bool found = false;
-      if (const auto s = directory_.find(set)) {
-        found = true;
-        port = s->port;
-        if (port.empty() && !accepts) {
-          report.set_text("nampi::universe::connect: set '" + set +
-                          "' has no MPI port (its MPI_Open_port failed; with MPICH, set "
-                          "MPIR_CVAR_CH4_NETMOD=ofi)");
-          return;
-        }
-      } else {
-        port = look_up(set);
-        found = !port.empty();
-      }
-      if (found) {
-        report.ok = 1;
-        report.set_text(accepts ? std::string() : port);
-        return;
-      }
+    while (!directory_.find(set) && look_up("nampi:" + set).empty()) {
       if (std::chrono::steady_clock::now() >= deadline) {
-        report.set_text("nampi::universe::connect: no set '" + set + "' registered within " +
-                        std::to_string(limit.count()) + " ms (directory " + directory_.path() +
-                        ", and not with MPI's name service)");
+        report.set_text(not_registered(set, limit));
         return;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
+    char port[MPI_MAX_PORT_NAME + 1] = {};
+    {
+      const detail::sets::errors_returned quiet;
+      const int code = MPI_Open_port(MPI_INFO_NULL, port);
+      if (code != MPI_SUCCESS) {
+        report.set_text("nampi::universe::connect: MPI_Open_port: " +
+                        detail::sets::mpi_error_text(code));
+        return;
+      }
+      MPI_Publish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, port);
+    }
+    pair_port = port;
+    write_pair_file(set, pair_port);
+    report.ok = 1;
+  }
+  // `<set id>\n<port>\n`, or `<set id>\n!<why there is none>\n`; written whole (rename).
+  void write_pair_file(const std::string& set, const std::string& port) {
+    const std::string file = pair_file(self_.name, set);
+    const std::string tmp = file + ".tmp";
+    std::string line = port;
+    std::replace(line.begin(), line.end(), '\n', ' ');  // an error message may span lines
+    const std::string text = std::to_string(self_.id) + "\n" + line + "\n";
+    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+      std::fputs(text.c_str(), f);
+      std::fclose(f);
+      std::rename(tmp.c_str(), file.c_str());
+    }
+  }
+  void withdraw_pair_port(const std::string& set, std::string& pair_port) {
+    std::remove(pair_file(self_.name, set).c_str());
+    const detail::sets::errors_returned quiet;
+    MPI_Unpublish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, pair_port.c_str());
+    MPI_Close_port(pair_port.data());
+  }
+
+  // The connecting root: waits until `set` offers this set its pair's port (a file of the
+  // directory that the registered `set` wrote, else the name service), puts it in `report`.
+  void find_pair_port(const std::string& set, std::chrono::milliseconds limit,
+                      detail::sets::root_report& report) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      std::string port;
+      if (const auto s = directory_.find(set)) {
+        // Only the file of the set registered now, not one a dead job left behind.
+        const std::string text =
+            detail::sets::read_file(pair_file(set, self_.name)).value_or("");
+        const auto newline = text.find('\n');
+        if (newline != std::string::npos && text.substr(0, newline) == std::to_string(s->id) &&
+            text.back() == '\n')
+          port = text.substr(newline + 1, text.size() - newline - 2);
+      } else {
+        port = look_up(pair_service(set, self_.name));
+      }
+      if (!port.empty() && port.front() == '!') {  // it cannot accept, and said why
+        std::remove(pair_file(set, self_.name).c_str());
+        report.set_text(port.substr(1));
+        return;
+      }
+      if (!port.empty()) {
+        report.ok = 1;
+        report.set_text(port);
+        return;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        report.set_text(not_registered(set, limit));
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  std::string not_registered(const std::string& set, std::chrono::milliseconds limit) const {
+    return "nampi::universe::connect: set '" + set + "' did not register and call connect(\"" +
+           self_.name + "\") within " + std::to_string(limit.count()) + " ms (directory " +
+           directory_.path() + ", and not with MPI's name service)";
   }
 
   // Disconnects, unpublishes, closes the port and removes the entry; never throws.

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Global process addressing across separately launched jobs (nampi/global.hpp, issue 17).
+
+    run_global_tests.py --case two_jobs --mpiexec M --job global_job --sets nampi-sets
+
+Each case starts its own MPI name server (MPICH's hydra_nameserver, beside mpiexec, on a
+free port), launches jobs of tests/global/global_job.cpp with separate mpiexec commands in
+a fresh set directory (NAMPI_SETS_DIR), checks what every rank printed, and stops the name
+server. It fails if a job or a process is left behind, or the directory holds an entry.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TIMEOUT = 90
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond: bool, what: str) -> None:
+    if not cond:
+        raise Failure(what)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Harness:
+    def __init__(self, args):
+        self.args = args
+        self.tmp = Path(tempfile.mkdtemp(prefix="nampi-global-"))
+        self.sets_dir = self.tmp / "sets"
+        self.env = dict(os.environ, NAMPI_SETS_DIR=str(self.sets_dir), MPIR_CVAR_CH4_NETMOD="ofi")
+        self.jobs: list[subprocess.Popen] = []
+        self.nameserver = None
+        self.ns_port = None
+
+    # --- name server and jobs
+    def start_nameserver(self):
+        server = Path(self.args.mpiexec).resolve().parent / "hydra_nameserver"
+        check(server.exists(), f"no hydra_nameserver beside {self.args.mpiexec}")
+        self.ns_port = free_port()
+        self.nameserver = subprocess.Popen([str(server), "-port", str(self.ns_port)],
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.ns_port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise Failure("hydra_nameserver did not listen")
+
+    def launch(self, ranks: int, *job_args: str, sets_dir: Path | None = None) -> subprocess.Popen:
+        cmd = [self.args.mpiexec, "-n", str(ranks), *self.args.mpiexec_flag]
+        if self.ns_port:
+            cmd += ["-nameserver", f"localhost:{self.ns_port}"]
+        cmd += [self.args.job, *job_args]
+        env = dict(self.env)
+        if sets_dir is not None:
+            env["NAMPI_SETS_DIR"] = str(sets_dir)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             env=env, start_new_session=True)
+        p.args_text = " ".join(cmd)
+        self.jobs.append(p)
+        return p
+
+    def finish(self, p: subprocess.Popen, expect: int = 0) -> str:
+        try:
+            out, _ = p.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, _ = p.communicate()
+            raise Failure(f"timed out: {p.args_text}\n{out}")
+        sys.stdout.write(f"$ {p.args_text}  -> {p.returncode}\n{out}")
+        check(p.returncode == expect, f"exit {p.returncode}, expected {expect}: {p.args_text}")
+        return out
+
+    def sets_list(self) -> str:
+        out = subprocess.run([self.args.sets, "list"], env=self.env, capture_output=True,
+                             text=True, timeout=30)
+        sys.stdout.write(f"$ nampi-sets list\n{out.stdout}{out.stderr}")
+        check(out.returncode == 0, "nampi-sets list failed")
+        return out.stdout
+
+    def entries(self, directory: Path | None = None) -> list[str]:
+        d = directory or self.sets_dir
+        return sorted(f.name for f in d.iterdir() if not f.name.startswith(".")) if d.exists() else []
+
+    def wait_for(self, cond, what: str, limit: float = 30):
+        deadline = time.time() + limit
+        while time.time() < deadline:
+            if cond():
+                return
+            time.sleep(0.05)
+        raise Failure(f"waited {limit} s for {what}")
+
+    def close(self):
+        for p in self.jobs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+                print(f"left behind and killed: {p.args_text}")
+                self.failed_cleanup = True
+        if self.nameserver:
+            self.nameserver.terminate()
+            self.nameserver.wait(timeout=10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def no_processes_left(self):
+        left = []
+        for pid in subprocess.run(["pgrep", "-f", self.args.job], capture_output=True, text=True).stdout.split():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue  # gone meanwhile
+            if "run_global_tests.py" not in cmdline and "ctest" not in cmdline:
+                left.append(f"{pid}: {cmdline}")  # a job, not this driver or its caller
+        check(not left, f"processes of {self.args.job} left behind: {left}")
+
+
+# --- what the jobs print
+UID = re.compile(r"^\[(\S+) rank (\d+)\] uid (\d+) (\S+) size (\d+)$", re.M)
+PEER = re.compile(r"^\[(\S+) rank (\d+)\] peer (\S+) rank (\d+) uid (\d+) (\S+)$", re.M)
+CONNECTED = re.compile(r"^\[(\S+) rank (\d+)\] connected (\S+) remote_size (\d+) remote_sum (\d+)$", re.M)
+
+
+def check_connected(outputs: dict[str, str], sizes: dict[str, int], peers: dict[str, list[str]]):
+    """Every rank printed its uid and each connection; uids are unique and as the peers saw them."""
+    uids = {}
+    for name, out in outputs.items():
+        for m in UID.finditer(out):
+            check(m[1] == name, f"{name}: a line of another set: {m[0]}")
+            check(m[4] == f"{name}:{m[2]}", f"{name}: name_of(uid) is {m[4]}")
+            uids[(name, int(m[2]))] = int(m[3])
+        check(sum(1 for k in uids if k[0] == name) == sizes[name], f"{name}: not every rank printed its uid")
+    check(len(set(uids.values())) == len(uids), f"uids not unique across jobs: {uids}")
+    set_ids = {}
+    for (name, rank), u in uids.items():
+        check(u & 0xffffffff == rank, f"{name}:{rank}: uid {u} has another rank")
+        set_ids.setdefault(name, set()).add(u >> 32)
+    check(all(len(s) == 1 for s in set_ids.values()), f"one set id per set: {set_ids}")
+    check(len({next(iter(s)) for s in set_ids.values()}) == len(set_ids), "set ids not unique")
+    for name, out in outputs.items():
+        for peer in peers[name]:
+            seen = {int(m[4]): int(m[5]) for m in PEER.finditer(out) if m[3] == peer}
+            check(seen == {r: uids[(peer, r)] for r in range(sizes[peer])},
+                  f"{name}: uids received from {peer} {seen} are not {peer}'s")
+            conn = [m for m in CONNECTED.finditer(out) if m[3] == peer]
+            check(len(conn) == sizes[name], f"{name}: not every rank connected to {peer}")
+            n = sizes[peer]
+            check(all(int(m[4]) == n and int(m[5]) == n * (n - 1) // 2 for m in conn),
+                  f"{name}: wrong remote size or sum for {peer}")
+
+
+def case_jobs(h: Harness, sizes: dict[str, int], separate_dirs: bool = False):
+    peers = {name: sorted(n for n in sizes if n != name) for name in sizes}
+    procs = {}
+    for name, n in sizes.items():
+        d = h.tmp / f"sets-{name}" if separate_dirs else None
+        procs[name] = h.launch(n, "connect", name, *peers[name], sets_dir=d)
+    outputs = {name: h.finish(p) for name, p in procs.items()}
+    check_connected(outputs, sizes, peers)
+    if separate_dirs:
+        for name in sizes:
+            check(h.entries(h.tmp / f"sets-{name}") == [], f"{name}: entries left")
+
+
+def case_two_jobs(h):
+    for a, b in [(1, 1), (2, 3), (4, 2)]:
+        case_jobs(h, {"ocean": a, "atmosphere": b})
+        check(h.entries() == [], f"entries left: {h.entries()}")
+
+
+def case_three_jobs(h):
+    case_jobs(h, {"ocean": 2, "atmosphere": 1, "land": 3})
+    check(h.entries() == [], f"entries left: {h.entries()}")
+
+
+def case_name_service(h):
+    # Each job has a directory of its own: only MPI's name service can tell them apart.
+    case_jobs(h, {"ocean": 2, "ice": 2}, separate_dirs=True)
+
+
+def case_race(h):
+    release = h.tmp / "release"
+    a = h.launch(2, "hold", "contested", str(release))
+    b = h.launch(1, "hold", "contested", str(release))
+    h.wait_for(lambda: a.poll() is not None or b.poll() is not None, "the loser to give up")
+    release.touch()
+    outs = [h.finish(p, expect=p.wait(timeout=TIMEOUT)) for p in (a, b)]
+    codes = sorted(p.returncode for p in (a, b))
+    check(codes == [0, 3], f"exit codes {codes}: exactly one job must win")
+    loser = outs[0] if a.returncode == 3 else outs[1]
+    check("the set name 'contested' is taken by a running job" in loser, "the loser's message")
+    check(h.entries() == [], f"entries left: {h.entries()}")
+
+
+def case_killed(h):
+    release = h.tmp / "release"
+    doomed = h.launch(2, "hold", "doomed", str(release))
+    h.wait_for(lambda: "doomed.set" in h.entries(), "doomed to register")
+    text = (h.sets_dir / "doomed.set").read_text()
+    pid = int(re.search(r"^pid=(\d+)$", text, re.M)[1])
+    os.kill(pid, signal.SIGKILL)  # the root process: mpiexec then ends the rest
+    try:
+        doomed.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Failure("the killed job did not end")
+    check(doomed.returncode != 0, "the killed job reported success")
+    h.wait_for(lambda: subprocess.run(["kill", "-0", str(pid)], capture_output=True).returncode != 0, "the pid to go")
+    check("doomed.set" in h.entries(), "the killed job's entry is there until someone looks")
+    listing = h.sets_list()
+    check("doomed" not in listing and "0 sets" in listing, "nampi-sets list shows the dead set")
+    check(h.entries() == [], f"the dead entry was not removed: {h.entries()}")
+    # Its name is free again.
+    h.finish(h.launch(1, "register", "doomed"))
+
+
+def case_list(h):
+    release = h.tmp / "release"
+    alpha = h.launch(2, "hold", "alpha", str(release))
+    beta = h.launch(3, "hold", "beta", str(release))
+    h.wait_for(lambda: {"alpha.set", "beta.set"} <= set(h.entries()), "both to register")
+    listing = h.sets_list()
+    rows = {line.split()[1]: line.split() for line in listing.splitlines()[1:-1]}
+    check(set(rows) == {"alpha", "beta"}, f"listed {sorted(rows)}")
+    for name, size in [("alpha", 2), ("beta", 3)]:
+        row = rows[name]
+        text = (h.sets_dir / f"{name}.set").read_text()
+        check(row[0] == re.search(r"^id=(\d+)$", text, re.M)[1], f"{name}: id")
+        check(int(row[2]) == size, f"{name}: size {row[2]}")
+        check(row[4] == re.search(r"^pid=(\d+)$", text, re.M)[1], f"{name}: pid")
+        check(f"hold {name}" in " ".join(row[7:]) and Path(h.args.job).name in " ".join(row[7:]), f"{name}: command")
+    check(listing.splitlines()[-1].startswith("2 sets in "), "the count line")
+    release.touch()
+    h.finish(alpha)
+    h.finish(beta)
+    check("0 sets" in h.sets_list(), "sets listed after they ended")
+
+
+CASES = {n[len("case_"):]: f for n, f in globals().items() if n.startswith("case_") and n != "case_jobs"}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--case", required=True, choices=sorted(CASES))
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--mpiexec-flag", action="append", default=[])
+    p.add_argument("--job", required=True)
+    p.add_argument("--sets", required=True)
+    args = p.parse_args()
+    h = Harness(args)
+    h.failed_cleanup = False
+    try:
+        h.start_nameserver()
+        probe = h.launch(1, "probe", "probe")
+        out, _ = probe.communicate(timeout=TIMEOUT)
+        if probe.returncode == 77:  # e.g. Debian's MPICH 4.0: ch4:ucx only, no ports
+            print(f"SKIPPED: this MPI cannot connect jobs\n{out}")
+            h.close()
+            return 77
+        check(probe.returncode == 0, f"the probe job failed:\n{out}")
+        CASES[args.case](h)
+    except Failure as e:
+        print(f"FAILED: {e}")
+        return 1
+    finally:
+        h.close()
+    try:
+        h.no_processes_left()
+        check(not h.failed_cleanup, "a job was left running")
+        check(not h.tmp.exists(), "the test directory was left behind")
+    except Failure as e:
+        print(f"FAILED: {e}")
+        return 1
+    print(f"OK: {args.case}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
