@@ -5,6 +5,10 @@
 //   global_job hold NAME FILE         register, then wait until FILE exists
 //   global_job register NAME          register and leave
 //   global_job probe NAME             exit 77 where this MPI cannot open ports
+//   global_job rpc NAME PEER          connect to PEER, then call procedures in both sets
+//   global_job rpc_after_kill NAME PEER FILE   connect, ping PEER, create FILE.pinged, wait
+//                                     for FILE (the driver killed PEER): a call must time out
+//   global_job connect_hold NAME PEER FILE     connect to PEER, then wait for FILE
 // A refused registration prints the message and exits with 3.
 //
 // Every line it prints starts with "[NAME rank R]" so the driver can check each rank.
@@ -17,6 +21,8 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,7 +40,10 @@ int fail(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  nampi::Environment env(argc, argv);
+  // Calls are served by the universe's progress thread, which needs MPI_THREAD_MULTIPLE.
+  nampi::Environment env(argc, argv, nampi::thread_multiple);
+  if (nampi::Environment::thread_level_provided() != nampi::thread_multiple)
+    return fail("MPI_THREAD_MULTIPLE not provided");
   nampi::Communicator world;
   if (argc < 3) return fail("usage: global_job MODE NAME ...");
   const std::string mode = argv[1], name = argv[2];
@@ -102,6 +111,92 @@ int main(int argc, char** argv) {
                   peer.c_str(), remote, remote_sum);
       std::fflush(stdout);
     }
+    return 0;
+  }
+  if (mode == "rpc" || mode == "rpc_after_kill") {
+    if (argc < 4) return fail("rpc needs a peer");
+    const std::string peer = argv[3];
+    // "sum": the arguments' sum plus 1000 * the rank that computed it (which process answered).
+    u.on("sum", [rank](std::span<const int> xs) {
+      int total = 0;
+      for (const int x : xs) total += x;
+      return total + 1000 * rank;
+    });
+    u.on("fail", [name, rank]() -> int {
+      throw std::runtime_error("boom at " + name + ":" + std::to_string(rank));
+    });
+    u.on("iota", [](std::span<const int> n) {
+      std::vector<long> v(static_cast<std::size_t>(n[0]));
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<long>(i);
+      return v;
+    });
+    nampi::Communicator inter = u.connect(peer);
+    const int peer_size = inter.remote_size();
+    if (!u.has_progress_thread()) return fail("no progress thread under MPI_THREAD_MULTIPLE");
+    const auto t5 = timeout(std::chrono::seconds(20));
+    if (mode == "rpc_after_kill") {
+      if (argc < 5) return fail("rpc_after_kill needs a file");
+      u.call(u.uid_of(peer, 0), "ping", t5);
+      std::printf("[%s rank %d] pinged %s\n", name.c_str(), rank, peer.c_str());
+      std::fflush(stdout);
+      world.barrier();
+      if (rank == 0) std::fclose(std::fopen((std::string(argv[4]) + ".pinged").c_str(), "w"));
+      while (::access(argv[4], F_OK) != 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        u.call(u.uid_of(peer, 0), "ping", timeout(std::chrono::seconds(2)));
+        return fail("a call to a killed process returned");
+      } catch (const nampi::rpc_timeout& e) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("[%s rank %d] rpc_timeout after %.2f s: %s\n", name.c_str(), rank, s, e.what());
+        if (s < 1.9 || s > 4.0) return fail("the timeout did not hold");
+      }
+      return 0;
+    }
+    const std::vector<int> args{1, 2, 3, rank};
+    // In this set: the next rank.
+    const int next = (rank + 1) % world.size();
+    const int got = u.call<int>(u.uid_of(name, next), "sum", args, t5);
+    if (got != 6 + rank + 1000 * next) return fail("sum in this set");
+    // In the other set: rank (mine mod its size).
+    const int there = rank % peer_size;
+    const int got_there = u.call<int>(u.uid_of(peer, there), "sum", args, t5);
+    if (got_there != 6 + rank + 1000 * there) return fail("sum in the other set");
+    // A vector result, a remote exception, a procedure that is not there.
+    const auto v = u.call<std::vector<long>>(u.uid_of(peer, there), "iota", std::vector<int>{5}, t5);
+    if (v != std::vector<long>{0, 1, 2, 3, 4}) return fail("iota");
+    try {
+      u.call<int>(u.uid_of(peer, there), "fail", t5);
+      return fail("a remote exception was not raised");
+    } catch (const nampi::rpc_error& e) {
+      if (!std::strstr(e.what(), ("boom at " + peer + ":" + std::to_string(there)).c_str()))
+        return fail(e.what());
+    }
+    try {
+      u.call(u.uid_of(peer, there), "no_such_procedure", t5);
+      return fail("an unknown procedure was called");
+    } catch (const nampi::rpc_error& e) {
+      if (!std::strstr(e.what(), "no procedure 'no_such_procedure'")) return fail(e.what());
+    }
+    // Built-ins: set_info, connectivity, ping.
+    const auto info = nampi::set_info::from_text(u.call<std::string>(u.uid_of(peer, there), "set_info", t5));
+    if (!info || info->name != peer || info->id != u.uid_of(peer, 0).set_id()) return fail("set_info");
+    const std::string links = u.call<std::string>(u.uid_of(peer, there), "connectivity", t5);
+    if (links.find(name + " " + std::to_string(u.id()) + " " + std::to_string(world.size())) != 0)
+      return fail(("connectivity: " + links).c_str());
+    u.call(u.uid_of(peer, there), "ping", t5);
+    std::printf("[%s rank %d] rpc ok: %s:%d answered %d\n", name.c_str(), rank, peer.c_str(),
+                there, got_there);
+    std::fflush(stdout);
+    inter.barrier();  // both sets stay (and serve) until every call of both is done
+    return 0;
+  }
+  if (mode == "connect_hold") {  // connect, then wait for FILE (or to be killed)
+    if (argc < 5) return fail("connect_hold needs a peer and a file");
+    u.connect(argv[3]);
+    std::printf("[%s rank %d] connected\n", name.c_str(), rank);
+    std::fflush(stdout);
+    while (::access(argv[4], F_OK) != 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     return 0;
   }
   return fail("unknown mode");

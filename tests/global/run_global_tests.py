@@ -232,6 +232,46 @@ def case_killed(h):
     h.finish(h.launch(1, "register", "doomed"))
 
 
+RPC_OK = re.compile(r"^\[(\S+) rank (\d+)\] rpc ok: (\S+):(\d+) answered (\d+)$", re.M)
+
+
+def case_rpc(h):
+    """Procedures called in the set and across sets: sums computed by the right process, a
+    vector result, remote exceptions, unknown procedures, the built-ins (the job checks each)."""
+    for a, b in [(1, 1), (2, 3), (4, 2)]:
+        procs = {"ocean": h.launch(a, "rpc", "ocean", "atmosphere"),
+                 "atmosphere": h.launch(b, "rpc", "atmosphere", "ocean")}
+        sizes = {"ocean": a, "atmosphere": b}
+        for name, p in procs.items():
+            out = h.finish(p)
+            peer = "atmosphere" if name == "ocean" else "ocean"
+            oks = {int(m[2]): (m[3], int(m[4]), int(m[5])) for m in RPC_OK.finditer(out)}
+            check(set(oks) == set(range(sizes[name])), f"{name}: not every rank's calls succeeded")
+            for rank, (p_name, there, answer) in oks.items():
+                check(p_name == peer and there == rank % sizes[peer] and answer == 6 + rank + 1000 * there,
+                      f"{name}:{rank}: answer {answer} from {p_name}:{there}")
+        check(h.entries() == [], f"entries left: {h.entries()}")
+
+
+def case_rpc_killed(h):
+    """A call to a process that was killed ends in nampi::rpc_timeout within its timeout."""
+    gate = h.tmp / "killed"
+    doomed = h.launch(2, "connect_hold", "doomed", "caller", str(h.tmp / "never"))
+    caller = h.launch(2, "rpc_after_kill", "caller", "doomed", str(gate))
+    h.wait_for(lambda: (h.tmp / "killed.pinged").exists(), "the caller's first ping", limit=60)
+    pid = int(re.search(r"^pid=(\d+)$", (h.sets_dir / "doomed.set").read_text(), re.M)[1])
+    os.kill(pid, signal.SIGKILL)
+    try:
+        doomed.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise Failure("the killed job did not end")
+    gate.touch()
+    out = h.finish(caller)
+    timeouts = re.findall(r"^\[caller rank (\d+)\] rpc_timeout after ([0-9.]+) s", out, re.M)
+    check(sorted(int(r) for r, _ in timeouts) == [0, 1], "every caller rank got rpc_timeout")
+    check(h.entries() == [], f"entries left: {h.entries()}")
+
+
 def case_list(h):
     release = h.tmp / "release"
     alpha = h.launch(2, "hold", "alpha", str(release))

@@ -9,10 +9,29 @@
 
 namespace nampi {
 
+// The thread support a program asks MPI for (MPI_Init_thread's `required`), and what MPI
+// provided: only the main thread calls MPI (single, funneled), one thread at a time
+// (serialized), or any thread at any time (multiple).
+enum class thread_level : int {
+  single = MPI_THREAD_SINGLE,
+  funneled = MPI_THREAD_FUNNELED,
+  serialized = MPI_THREAD_SERIALIZED,
+  multiple = MPI_THREAD_MULTIPLE,
+};
+inline constexpr thread_level thread_single = thread_level::single;
+inline constexpr thread_level thread_funneled = thread_level::funneled;
+inline constexpr thread_level thread_serialized = thread_level::serialized;
+inline constexpr thread_level thread_multiple = thread_level::multiple;
+
 class Environment {
  public:
   Environment() : Environment(nullptr, nullptr) {}
   Environment(int& argc, char**& argv) : Environment(&argc, &argv) {}
+  // MPI_Init_thread with `required`; thread_level_provided() says what MPI granted (it may be
+  // less: check it where it matters).
+  Environment(int& argc, char**& argv, thread_level required)
+      : Environment(&argc, &argv, &required) {}
+  explicit Environment(thread_level required) : Environment(nullptr, nullptr, &required) {}
 
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
@@ -36,10 +55,23 @@ class Environment {
     return flag != 0;
   }
 
+  // The thread support MPI provides (MPI_Query_thread).
+  static thread_level thread_level_provided() {
+    int level = MPI_THREAD_SINGLE;
+    detail::call_mpi("MPI_Query_thread", MPI_Query_thread, &level);
+    return static_cast<thread_level>(level);
+  }
+
  private:
-  Environment(int* argc, char*** argv) {
+  Environment(int* argc, char*** argv, const thread_level* required = nullptr) {
     if (!initialized()) {
-      detail::call_mpi("MPI_Init", MPI_Init, argc, argv);
+      if (required) {
+        int provided = MPI_THREAD_SINGLE;
+        detail::call_mpi("MPI_Init_thread", MPI_Init_thread, argc, argv,
+                         static_cast<int>(*required), &provided);
+      } else {
+        detail::call_mpi("MPI_Init", MPI_Init, argc, argv);
+      }
       owns_mpi_ = true;
     }
     // Errors must come back as return codes so that they become exceptions

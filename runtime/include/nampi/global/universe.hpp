@@ -31,14 +31,18 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -47,6 +51,7 @@
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/global.hpp"
 #include "nampi/global/set_directory.hpp"
+#include "nampi/global/rpc.hpp"
 #include "nampi/global/set_entry.hpp"
 #include "nampi/global/uid.hpp"
 #include "nampi/plugin.hpp"
@@ -128,6 +133,8 @@ class universe {
       if constexpr (plugin::given<plugins::global_params::set_name, Args...>)
         name = std::string(plugin::value<plugins::global_params::set_name>(args...));
       register_set(std::move(name));
+      add_builtin_procedures();
+      start_progress_thread();
     }
   }
 
@@ -188,12 +195,59 @@ class universe {
     return id.uri();
   }
 
+  // Registers `procedure` under `name` at this process: a callable taking std::span<const T>
+  // (T trivially copyable) or nothing, returning void, a trivially copyable value, a
+  // std::vector of them or a std::string. Other processes call it with call(). Built in at
+  // every process: "ping" (nothing), "set_info" (the set's directory entry, as text),
+  // "connectivity" (one line per connected set: name, id, size).
+  template <typename F>
+  void on(std::string name, F procedure) {
+    const std::lock_guard lock(mutex_);
+    handlers_[std::move(name)] = detail::rpc::erase(std::move(procedure));
+  }
+
+  // Calls the procedure `name` at process `target` (of this set or a connected one; through
+  // this set's root to a set only it is linked to) with `args` (a contiguous range of
+  // trivially copyable values; may be omitted) and returns its result as R. A remote
+  // exception (or no such procedure there) throws nampi::rpc_error; no reply within
+  // timeout(d) (omitted: 10 s) throws nampi::rpc_timeout, never a hang. The target serves
+  // calls in its progress thread (MPI_THREAD_MULTIPLE), else whenever it is in progress(),
+  // call() or serve_for().
+  template <typename R = void, typename... Args>
+  R call(nampi::uid target, std::string_view name, Args&&... args) {
+    if constexpr (first_is_arguments<Args...>()) {
+      return call_with<R>(target, name, std::forward<Args>(args)...);
+    } else {
+      return call_with<R>(target, name, std::span<const std::byte>(), std::forward<Args>(args)...);
+    }
+  }
+
+  // Serves the calls that arrived and forwards the messages that pass through; returns how
+  // many messages it handled. A program without a progress thread calls it now and then.
+  int progress() {
+    const std::lock_guard lock(mutex_);
+    return progress_once();
+  }
+  // Serves calls for `duration` (a process that only answers, e.g. in a test).
+  template <typename Rep, typename Period>
+  void serve_for(std::chrono::duration<Rep, Period> duration) {
+    const auto end = std::chrono::steady_clock::now() + duration;
+    while (std::chrono::steady_clock::now() < end)
+      if (progress() == 0) std::this_thread::yield();
+  }
+  // Whether calls are served in a thread of their own (MPI_THREAD_MULTIPLE was provided).
+  bool has_progress_thread() const noexcept { return progress_thread_.joinable(); }
+
   // Disconnects from the set named `set` (collective over both sets, as connect was).
   void disconnect(std::string_view set) {
     const auto c = connections_.find(std::string(set));
     if (c == connections_.end()) return;
-    MPI_Comm inter = c->second.comm.release();
-    connections_.erase(c);
+    MPI_Comm inter = MPI_COMM_NULL;
+    {
+      const std::lock_guard lock(mutex_);
+      inter = c->second.comm.release();
+      connections_.erase(c);
+    }
     detail::call_mpi("MPI_Comm_disconnect", MPI_Comm_disconnect, &inter);
   }
 
@@ -211,6 +265,31 @@ class universe {
   bool published_ = false;
   bool can_connect_ = false;
   std::map<std::string, connection> connections_;
+
+  // RPC state, behind one lock (the progress thread and callers share it; recursive: a
+  // procedure may call another process).
+  struct pending_send {
+    std::vector<std::byte> bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+  };
+  std::recursive_mutex mutex_;
+  std::map<std::string, detail::rpc::erased_handler> handlers_;
+  std::map<std::uint64_t, detail::rpc::message> replies_;  // of calls still waiting
+  std::set<std::uint64_t> waiting_;
+  std::uint64_t next_request_ = 0;
+  std::vector<pending_send> sends_;
+  std::thread progress_thread_;
+  std::atomic<bool> stop_{false};
+
+  // Whether call()'s first argument after the name is the procedure's arguments (not a
+  // named parameter such as timeout(d)).
+  template <typename... Args>
+  static constexpr bool first_is_arguments() {
+    if constexpr (sizeof...(Args) == 0)
+      return false;
+    else
+      return !detail::is_named_v<std::tuple_element_t<0, std::tuple<Args...>>>;
+  }
 
   static OwnedCommunicator dup(MPI_Comm comm) {
     MPI_Comm copy = MPI_COMM_NULL;
@@ -245,11 +324,15 @@ class universe {
     report.bcast(comm_.mpi_communicator());
     if (!report.ok) throw set_error(report.text);
     can_connect_ = report.flag == 1;
-    if (comm_.rank() != 0) {
-      self_.id = report.id;
-      self_.name = report.text;
-      self_.size = comm_.size();
-    }
+    // Every rank gets the whole entry (built-in "set_info" answers with it).
+    std::string text = comm_.rank() == 0 ? self_.to_text() : std::string();
+    int length = static_cast<int>(text.size());
+    detail::call_mpi("MPI_Bcast", MPI_Bcast, static_cast<void*>(&length), 1, MPI_INT, 0,
+                     comm_.mpi_communicator());
+    text.resize(static_cast<std::size_t>(length));
+    detail::call_mpi("MPI_Bcast", MPI_Bcast, static_cast<void*>(text.data()), length, MPI_CHAR, 0,
+                     comm_.mpi_communicator());
+    if (comm_.rank() != 0) self_ = set_info::from_text(text).value();
   }
 
   void open_port() {
@@ -329,6 +412,8 @@ class universe {
     if (set != theirs.text)
       throw set_error("nampi::universe::connect: asked for set '" + set + "', got '" +
                       std::string(theirs.text) + "'");
+    MPI_Comm_set_errhandler(owned.mpi_communicator(), MPI_ERRORS_RETURN);  // RPC sends report
+    const std::lock_guard lock(mutex_);
     connection& c = connections_[set];
     c.comm = std::move(owned);
     c.id = theirs.id;
@@ -443,8 +528,236 @@ class universe {
            directory_.path() + ", and not with MPI's name service)";
   }
 
+  // --- RPC
+  template <typename R, typename Range, typename... Args>
+  R call_with(nampi::uid target, std::string_view name, const Range& args, Args&&... params) {
+    if constexpr (!generated::rpc_call_check<std::remove_cvref_t<Args>...>::ok) {
+      return detail::failed_call{};
+    } else {
+      static_assert(detail::rpc::valid_result<R>,
+                    "nampi: universe::call<R>: R is void, a trivially copyable value, a "
+                    "std::vector of them, or a std::string");
+      std::chrono::milliseconds limit(10000);
+      if constexpr (plugin::given<plugins::global_params::timeout, Args...>)
+        limit = std::chrono::duration_cast<std::chrono::milliseconds>(
+            plugin::value<plugins::global_params::timeout>(params...));
+      const std::string what = "call '" + std::string(name) + "' to " + name_of(target);
+      detail::rpc::message m;
+      m.name = name;
+      m.payload = detail::rpc::to_bytes(args);
+      m.head.origin = uid().value();
+      m.head.target = target.value();
+      m.head.ttl = detail::rpc::initial_ttl;
+      m.head.what = detail::rpc::kind::request;
+      std::string send_failure;
+      {
+        const std::lock_guard lock(mutex_);
+        m.head.request = ++next_request_;
+        waiting_.insert(m.head.request);
+        if (!route(m, send_failure) && send_failure.empty()) {
+          waiting_.erase(m.head.request);
+          throw rpc_error("nampi: " + what + ": no route (not this set, nor a connected one)");
+        }
+      }
+      const auto deadline = std::chrono::steady_clock::now() + limit;
+      int idle = 0;
+      for (;;) {
+        {
+          const std::lock_guard lock(mutex_);
+          if (progress_once() > 0) idle = 0;
+          if (const auto r = replies_.find(m.head.request); r != replies_.end()) {
+            detail::rpc::message reply = std::move(r->second);
+            replies_.erase(r);
+            waiting_.erase(m.head.request);
+            return take_reply<R>(reply, what);
+          }
+          if (std::chrono::steady_clock::now() >= deadline) {
+            waiting_.erase(m.head.request);
+            throw rpc_timeout("nampi: " + what + ": no reply within " +
+                              std::to_string(limit.count()) + " ms" +
+                              (send_failure.empty() ? "" : " (sending failed: " + send_failure + ")"));
+          }
+        }
+        if (++idle > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
+        else std::this_thread::yield();
+      }
+    }
+  }
+
+  template <typename R>
+  static R take_reply(const detail::rpc::message& reply, const std::string& what) {
+    const std::string text(reinterpret_cast<const char*>(reply.payload.data()), reply.payload.size());
+    switch (reply.head.what) {
+      case detail::rpc::kind::reply:
+        return detail::rpc::result_from_bytes<R>(reply.payload, what);
+      case detail::rpc::kind::remote_error:
+        throw rpc_error("nampi: " + what + " failed there: " + text);
+      default:
+        throw rpc_error("nampi: " + what + ": undeliverable: " + text);
+    }
+  }
+
+  // Sends `m` one hop towards its target: directly in this set or to a connected set, else
+  // (not the root) to this set's root. False where there is no route; `failure` says why a
+  // send failed (MPI's message), where one did.
+  bool route(const detail::rpc::message& m, std::string& failure) {
+    const nampi::uid target(m.head.target);
+    MPI_Comm via = MPI_COMM_NULL;
+    int rank = target.rank();
+    if (target.set_id() == self_.id) {
+      via = comm_.mpi_communicator();
+    } else {
+      for (const auto& [name, c] : connections_)
+        if (c.id == target.set_id()) via = c.comm.mpi_communicator();
+      if (via == MPI_COMM_NULL && comm_.rank() != 0) {
+        via = comm_.mpi_communicator();  // the root may be linked to it
+        rank = 0;
+      }
+    }
+    if (via == MPI_COMM_NULL) return false;
+    int size = 0;
+    int inter = 0;
+    MPI_Comm_test_inter(via, &inter);
+    if (inter) MPI_Comm_remote_size(via, &size); else MPI_Comm_size(via, &size);
+    if (rank < 0 || rank >= size) return false;
+    pending_send s;
+    s.bytes = m.encode();
+    const int code = MPI_Isend(s.bytes.data(), static_cast<int>(s.bytes.size()), MPI_BYTE, rank,
+                               detail::rpc::message_tag, via, &s.request);
+    if (code != MPI_SUCCESS) {
+      failure = detail::sets::mpi_error_text(code);
+      return false;
+    }
+    sends_.push_back(std::move(s));
+    return true;
+  }
+
+  // One round: completes sends, receives what arrived on every communicator of this
+  // universe and handles it. Holds the lock (the caller took it).
+  int progress_once() {
+    std::erase_if(sends_, [](pending_send& s) {
+      int done = 0;
+      if (MPI_Test(&s.request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;  // failed
+      return done != 0;
+    });
+    std::vector<MPI_Comm> comms{comm_.mpi_communicator()};
+    for (const auto& [name, c] : connections_) comms.push_back(c.comm.mpi_communicator());
+    int handled = 0;
+    for (const MPI_Comm comm : comms) {
+      for (;;) {
+        int flag = 0;
+        MPI_Message probed = MPI_MESSAGE_NULL;
+        MPI_Status status;
+        if (MPI_Improbe(MPI_ANY_SOURCE, detail::rpc::message_tag, comm, &flag, &probed, &status) !=
+                MPI_SUCCESS ||
+            !flag)
+          break;
+        int count = 0;
+        MPI_Get_count(&status, MPI_BYTE, &count);
+        std::vector<std::byte> bytes(static_cast<std::size_t>(count));
+        if (MPI_Mrecv(bytes.data(), count, MPI_BYTE, &probed, MPI_STATUS_IGNORE) != MPI_SUCCESS) break;
+        detail::rpc::message m;
+        if (m.decode(bytes)) handle(std::move(m));
+        ++handled;
+      }
+    }
+    return handled;
+  }
+
+  void handle(detail::rpc::message m) {
+    using detail::rpc::kind;
+    std::string failure;
+    if (m.head.target != uid().value()) {  // passing through
+      if (--m.head.ttl > 0 && route(m, failure)) return;
+      if (m.head.what == kind::request) answer(m, kind::undeliverable, "no route from " + name_of(uid()) + (failure.empty() ? "" : ": " + failure));
+      return;
+    }
+    if (m.head.what != kind::request) {
+      if (waiting_.count(m.head.request)) replies_[m.head.request] = std::move(m);
+      return;  // else: the caller gave up on it
+    }
+    const auto h = handlers_.find(m.name);
+    if (h == handlers_.end()) {
+      answer(m, kind::remote_error, "no procedure '" + m.name + "' at " + name_of(uid()));
+      return;
+    }
+    try {
+      const std::vector<std::byte> result = h->second(m.payload);
+      answer(m, kind::reply, result);
+    } catch (const std::exception& e) {
+      answer(m, kind::remote_error, e.what());
+    } catch (...) {
+      answer(m, kind::remote_error, "an exception that is no std::exception");
+    }
+  }
+  void answer(const detail::rpc::message& request, detail::rpc::kind what, std::string_view text) {
+    const auto* p = reinterpret_cast<const std::byte*>(text.data());
+    answer(request, what, std::vector<std::byte>(p, p + text.size()));
+  }
+  void answer(const detail::rpc::message& request, detail::rpc::kind what,
+              std::vector<std::byte> payload) {
+    detail::rpc::message reply;
+    reply.head.origin = uid().value();
+    reply.head.target = request.head.origin;
+    reply.head.request = request.head.request;
+    reply.head.ttl = detail::rpc::initial_ttl;
+    reply.head.what = what;
+    reply.name = request.name;
+    reply.payload = std::move(payload);
+    std::string failure;
+    route(reply, failure);  // where it cannot go back, the caller times out
+  }
+
+  void add_builtin_procedures() {
+    on("ping", [] {});
+    on("set_info", [this] { return self_.to_text(); });
+    on("connectivity", [this] {
+      std::string text;
+      for (const auto& [name, c] : connections_) {
+        int size = 0;
+        MPI_Comm_remote_size(c.comm.mpi_communicator(), &size);
+        text += name + " " + std::to_string(c.id) + " " + std::to_string(size) + "\n";
+      }
+      return text;
+    });
+  }
+
+  void start_progress_thread() {
+    MPI_Comm_set_errhandler(comm_.mpi_communicator(), MPI_ERRORS_RETURN);  // RPC sends report
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE) return;  // calls are served in progress() and call()
+    progress_thread_ = std::thread([this] {
+      int idle = 0;
+      while (!stop_.load(std::memory_order_relaxed)) {
+        int handled = 0;
+        {
+          const std::lock_guard lock(mutex_);
+          handled = progress_once();
+        }
+        idle = handled ? 0 : idle + 1;
+        if (idle > 256) std::this_thread::sleep_for(std::chrono::microseconds(100));
+        else std::this_thread::yield();
+      }
+    });
+  }
+  void stop_progress_thread() noexcept {
+    stop_ = true;
+    if (progress_thread_.joinable()) progress_thread_.join();
+    // Sends still in flight (to a process that is gone): cancel them.
+    for (pending_send& s : sends_) {
+      int done = 0;
+      if (MPI_Test(&s.request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+        MPI_Cancel(&s.request);
+        MPI_Request_free(&s.request);
+      }
+    }
+    sends_.clear();
+  }
+
   // Disconnects, unpublishes, closes the port and removes the entry; never throws.
   void leave() noexcept {
+    stop_progress_thread();
     if (detail::sets::mpi_finalized()) {
       for (auto& [name, c] : connections_) c.comm.release();  // died with MPI
       if (comm_.rank() == 0 && self_.id != 0) try_release();
@@ -455,9 +768,24 @@ class universe {
     for (const auto& [name, c] : connections_)
       order.push_back({std::minmax(name, self_.name), name});
     std::sort(order.begin(), order.end());
-    for (const auto& item : order) {
-      MPI_Comm inter = connections_[item.second].comm.release();
-      MPI_Comm_disconnect(&inter);
+    // A set that is gone cannot take part in a disconnect: its handle is only freed. The
+    // root decides for all ranks (they must all disconnect, or all not).
+    std::vector<char> gone(order.size(), 0);
+    if (comm_.rank() == 0)
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        try {
+          gone[i] = !directory_.find(connections_[order[i].second].id);
+        } catch (...) {
+        }
+      }
+    if (!gone.empty())
+      MPI_Bcast(gone.data(), static_cast<int>(gone.size()), MPI_CHAR, 0, comm_.mpi_communicator());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      MPI_Comm inter = connections_[order[i].second].comm.release();
+      if (gone[i])
+        MPI_Comm_free(&inter);
+      else
+        MPI_Comm_disconnect(&inter);
     }
     connections_.clear();
     if (comm_.rank() == 0) {
