@@ -272,6 +272,27 @@ def case_rpc_killed(h):
     check(h.entries() == [], f"entries left: {h.entries()}")
 
 
+def case_ping(h):
+    """nampi-sets ping: an MPI singleton links to the set's root on demand and pings each rank
+    (rank 0 directly, the others forwarded by the root)."""
+    release = h.tmp / "release"
+    ocean = h.launch(3, "hold", "ocean", str(release))
+    h.wait_for(lambda: "ocean.set" in h.entries(), "ocean to register")
+    out = subprocess.run([h.args.sets, "ping", "ocean"], env=h.env, capture_output=True, text=True,
+                         timeout=TIMEOUT)
+    sys.stdout.write(f"$ nampi-sets ping ocean  -> {out.returncode}\n{out.stdout}{out.stderr}")
+    check(out.returncode == 0, "nampi-sets ping failed")
+    rows = [line.split() for line in out.stdout.splitlines()[1:]]
+    set_id = int(re.search(r"^id=(\d+)$", (h.sets_dir / "ocean.set").read_text(), re.M)[1])
+    check([r[0] for r in rows] == ["0", "1", "2"], f"ranks pinged: {rows}")
+    for r in rows:
+        check(int(r[1]) == (set_id << 32 | int(r[0])) and r[2] == f"ocean:{r[0]}", f"row {r}")
+        check(float(r[3]) > 0, f"round trip {r[3]}")
+    release.touch()
+    h.finish(ocean)
+    check(h.entries() == [], f"entries left: {h.entries()}")
+
+
 def case_list(h):
     release = h.tmp / "release"
     alpha = h.launch(2, "hold", "alpha", str(release))

@@ -38,6 +38,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -155,6 +156,9 @@ class universe {
   // connect() fails; at rank 0, where not, port_error() says MPI's reason.
   bool can_connect() const noexcept { return can_connect_; }
   const std::string& port_error() const noexcept { return port_error_; }
+
+  // The live set of that name in the directory, if there is one.
+  std::optional<set_info> directory_entry(std::string_view set) { return directory_.find(set); }
 
   // Every live set of the directory, this one included (entries of dead jobs are removed).
   std::vector<set_info> sets() { return directory_.list(); }
@@ -280,6 +284,16 @@ class universe {
   std::vector<pending_send> sends_;
   std::thread progress_thread_;
   std::atomic<bool> stop_{false};
+
+  // Links made on demand (link_on_demand): an intercommunicator between two single
+  // processes, a caller and a set's root. Messages for any rank of that set go to the
+  // root, which forwards them.
+  struct link {
+    MPI_Comm comm = MPI_COMM_NULL;
+    nampi::uid peer;
+  };
+  std::vector<link> links_;
+  std::chrono::steady_clock::time_point next_bell_check_;
 
   // Whether call()'s first argument after the name is the procedure's arguments (not a
   // named parameter such as timeout(d)).
@@ -550,6 +564,10 @@ class universe {
       m.head.ttl = detail::rpc::initial_ttl;
       m.head.what = detail::rpc::kind::request;
       std::string send_failure;
+      if (!reachable(target) && !link_on_demand(target.set_id(), limit) &&
+          directory_.find(target.set_id()))
+        throw rpc_timeout("nampi: " + what + ": its set's root did not answer a link request within " +
+                          std::to_string(limit.count()) + " ms");
       {
         const std::lock_guard lock(mutex_);
         m.head.request = ++next_request_;
@@ -609,6 +627,11 @@ class universe {
     } else {
       for (const auto& [name, c] : connections_)
         if (c.id == target.set_id()) via = c.comm.mpi_communicator();
+      for (const link& l : links_)  // the process itself, else its set's root
+        if (via == MPI_COMM_NULL && l.peer.set_id() == target.set_id()) {
+          via = l.comm;
+          rank = 0;
+        }
       if (via == MPI_COMM_NULL && comm_.rank() != 0) {
         via = comm_.mpi_communicator();  // the root may be linked to it
         rank = 0;
@@ -635,6 +658,7 @@ class universe {
   // One round: completes sends, receives what arrived on every communicator of this
   // universe and handles it. Holds the lock (the caller took it).
   int progress_once() {
+    answer_link_request();
     std::erase_if(sends_, [](pending_send& s) {
       int done = 0;
       if (MPI_Test(&s.request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;  // failed
@@ -642,6 +666,7 @@ class universe {
     });
     std::vector<MPI_Comm> comms{comm_.mpi_communicator()};
     for (const auto& [name, c] : connections_) comms.push_back(c.comm.mpi_communicator());
+    for (const link& l : links_) comms.push_back(l.comm);
     int handled = 0;
     for (const MPI_Comm comm : comms) {
       for (;;) {
@@ -722,6 +747,121 @@ class universe {
     });
   }
 
+  // Whether a message to `target` has a way without a new link: this set, a connected set,
+  // a linked one, or (not the root) through the root, which may be linked to it.
+  bool reachable(nampi::uid target) {
+    const std::lock_guard lock(mutex_);
+    if (target.set_id() == self_.id) return true;
+    for (const auto& [name, c] : connections_)
+      if (c.id == target.set_id()) return true;
+    for (const link& l : links_)
+      if (l.peer.set_id() == target.set_id()) return true;
+    return false;
+  }
+
+  // Links this process to the root of set `id`: the paper's on-demand connection. MPI has
+  // no nonblocking accept, and MPICH holds its global lock while MPI_Comm_accept waits, so
+  // a root cannot wait for links in a thread; it accepts only when asked. The caller rings
+  // (creates `.link.<set name>` in the directory, holding its uid; one caller at a time),
+  // the root's progress notices it, opens a port, answers with `.linkport.<set name>.<uid>`
+  // and accepts; the caller connects. False where the set is unknown or did not answer
+  // within `limit`.
+  bool link_on_demand(std::uint32_t id, std::chrono::milliseconds limit) {
+    const auto s = directory_.find(id);
+    if (!s || !can_connect_) return false;
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    const std::string bell = directory_.path() + "/.link." + s->name;
+    const std::string answer = directory_.path() + "/.linkport." + s->name + "." +
+                               std::to_string(uid().value());
+    const std::string me = std::to_string(uid().value()) + "\n";
+    for (;;) {  // ring: one caller at a time
+      const int fd = ::open(bell.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+      if (fd >= 0) {
+        const bool written = ::write(fd, me.data(), me.size()) == static_cast<ssize_t>(me.size());
+        ::close(fd);
+        if (written) break;
+        ::unlink(bell.c_str());
+      }
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    std::string port;
+    for (;;) {  // the root answers with a port
+      const std::string text = detail::sets::read_file(answer).value_or("");
+      if (!text.empty() && text.back() == '\n') {
+        port = text.substr(0, text.size() - 1);
+        ::unlink(answer.c_str());
+        break;
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        if (detail::sets::read_file(bell).value_or("") == me) ::unlink(bell.c_str());
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    const std::string seconds = std::to_string(std::max<long long>(1, limit.count() / 1000));
+    MPI_Info_set(info, "timeout", seconds.c_str());
+    MPI_Comm inter = MPI_COMM_NULL;
+    int code = MPI_SUCCESS;
+    {
+      const detail::sets::errors_returned quiet;
+      code = MPI_Comm_connect(port.data(), info, 0, MPI_COMM_SELF, &inter);
+    }
+    MPI_Info_free(&info);
+    if (code != MPI_SUCCESS) return false;
+    return add_link(inter);
+  }
+
+  // The root, in its progress (at most every 5 ms): accepts the link a caller asked for.
+  void answer_link_request() {
+    if (comm_.rank() != 0 || !can_connect_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_bell_check_) return;
+    next_bell_check_ = now + std::chrono::milliseconds(5);
+    const std::string bell = directory_.path() + "/.link." + self_.name;
+    const std::string text = detail::sets::read_file(bell).value_or("");
+    if (text.empty() || text.back() != '\n') return;
+    ::unlink(bell.c_str());  // the next caller may ring
+    const std::string caller = text.substr(0, text.size() - 1);
+    char port[MPI_MAX_PORT_NAME + 1] = {};
+    const detail::sets::errors_returned quiet;
+    if (MPI_Open_port(MPI_INFO_NULL, port) != MPI_SUCCESS) return;
+    const std::string answer = directory_.path() + "/.linkport." + self_.name + "." + caller;
+    const std::string tmp = answer + ".tmp";
+    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+      std::fprintf(f, "%s\n", port);
+      std::fclose(f);
+      std::rename(tmp.c_str(), answer.c_str());
+    }
+    MPI_Comm inter = MPI_COMM_NULL;
+    const int code = MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+    MPI_Close_port(port);
+    if (code == MPI_SUCCESS) add_link(inter);
+  }
+
+  // The two ends swap uids; the link is kept (it ends with the universe).
+  bool add_link(MPI_Comm inter) {
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    std::uint64_t mine = uid().value(), theirs = 0;
+    if (MPI_Sendrecv(&mine, 1, MPI_UINT64_T, 0, 0, &theirs, 1, MPI_UINT64_T, 0, 0, inter,
+                     MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+      MPI_Comm_free(&inter);
+      return false;
+    }
+    const std::lock_guard lock(mutex_);
+    links_.push_back({inter, nampi::uid(theirs)});
+    return true;
+  }
+
+  // Links end with the universe: freed, not disconnected (a disconnect would wait for the
+  // other process to end its side too).
+  void free_links() noexcept {
+    for (link& l : links_) MPI_Comm_free(&l.comm);
+    links_.clear();
+  }
+
   void start_progress_thread() {
     MPI_Comm_set_errhandler(comm_.mpi_communicator(), MPI_ERRORS_RETURN);  // RPC sends report
     int level = MPI_THREAD_SINGLE;
@@ -759,6 +899,7 @@ class universe {
   void leave() noexcept {
     stop_progress_thread();
     if (detail::sets::mpi_finalized()) {
+      links_.clear();
       for (auto& [name, c] : connections_) c.comm.release();  // died with MPI
       if (comm_.rank() == 0 && self_.id != 0) try_release();
       return;
@@ -788,6 +929,7 @@ class universe {
         MPI_Comm_disconnect(&inter);
     }
     connections_.clear();
+    free_links();
     if (comm_.rank() == 0) {
       if (published_) {
         const detail::sets::errors_returned quiet;
