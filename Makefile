@@ -114,7 +114,7 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: bench-compile all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
+.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
         test-sanitize
 
@@ -375,6 +375,11 @@ bench-smoke: bench-build
 # another checkout's headers to the same rounds.
 bench-compile: bench-build
 	$(VENV_PY) $(ROOT)/bench/compile_time.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR) $(BENCH_COMPILE_ARGS)
+
+# Routed RPCs of nampi/global.hpp against plain MPI, and the per-connection cost C_c
+# (several jobs at once; MPICH with its ofi netmod).
+bench-global: bench-build
+	$(VENV_PY) $(ROOT)/bench/global_bench.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR)
 
 bench: bench-build $(HYPERFINE_DEP)
 	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --build-dir $(BENCH_BUILD_DIR) \

@@ -182,6 +182,32 @@ def compile_section(mpi_dir: Path) -> list[str]:
     return lines + [""]
 
 
+def global_section(mpi_dir: Path) -> list[str]:
+    """bench/global_bench.py's figures (global.json), if it ran for this MPI."""
+    path = mpi_dir / "global.json"
+    if not path.exists():
+        return []
+    g = json.loads(path.read_text())
+    base = g["mpi_rtt_us"]
+    lines = ["### Global process addressing: routed RPCs (nampi/global.hpp)", "",
+             f"{g['date']}, {g['cpus']} CPUs, `bench/global_bench.py`: medians of {g['repeat']} runs, "
+             "each the median block of calls; every process of a set has a progress thread "
+             "(MPI_THREAD_MULTIPLE), so on 2 cores the RPC figures include scheduling.", "",
+             "| round trip (8 bytes) | µs | ratio to MPI_Send/MPI_Recv |", "|---|---:|---:|",
+             f"| MPI_Send/MPI_Recv ping-pong | {base:.2f} | 1 |",
+             f"| call(\"ping\"), other rank of the set (1 hop each way) | {g['rpc_1hop_us']:.2f} | {g['rpc_1hop_us'] / base:.1f} |",
+             f"| call(\"ping\"), root of a linked set (1 hop) | {g['rpc_linked_1hop_us']:.2f} | {g['rpc_linked_1hop_us'] / base:.1f} |",
+             f"| call(\"ping\"), other rank of a linked set (2 hops, via its root) | {g['rpc_linked_2hop_us']:.2f} | {g['rpc_linked_2hop_us'] / base:.1f} |",
+             "", f"Linking to a set on demand (first call): {g['link_us'] / 1000:.1f} ms.", "",
+             "Per-connection cost C_c = T / (n k): connection data (64 bytes) from k peers per "
+             "process, by RPC to those k only, against one MPI_Allgather of everyone's:", "",
+             "| ranks n | peers k | RPC C_c µs | allgather C_c µs | RPC / allgather |", "|---:|---:|---:|---:|---:|"]
+    for r in g["cc"]:
+        lines.append(f"| {r['ranks']} | {r['k']} | {r['rpc_cc_us']:.2f} | {r['allgather_cc_us']:.2f} | "
+                     f"{r['rpc_cc_us'] / r['allgather_cc_us']:.1f} |")
+    return lines + [""]
+
+
 def write_summary(results: Path) -> Path:
     lines = ["# nampi vs plain MPI: benchmark summary", "",
              "Written by `make bench` (`bench/run.py`); what each column means and how the numbers "
@@ -213,6 +239,7 @@ def write_summary(results: Path) -> Path:
         lines += details(records)
         lines += ["", "</details>", ""]
         lines += compile_section(d)
+        lines += global_section(d)
         flags = flagged(records)
         lines += [f"Ratios above {FLAG}:", ""] + (flags or ["- none"]) + [""]
         if meta.get("errors"):

@@ -72,6 +72,13 @@ int main(int argc, char** argv) {
 
   if (mode == "hold") {
     if (argc < 4) return fail("hold needs a file");
+    // The sets among the MPI-4 session's process sets (the driver checks them).
+    if (rank == 0) {
+      std::string line;
+      for (const auto& pset : u.pset_names()) line += " " + pset;
+      std::printf("[%s rank %d] psets%s\n", name.c_str(), rank, line.c_str());
+      std::fflush(stdout);
+    }
     while (::access(argv[3], F_OK) != 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     world.barrier();
     return 0;
@@ -80,7 +87,9 @@ int main(int argc, char** argv) {
   if (mode == "connect") {
     for (int i = 3; i < argc; ++i) {
       const std::string peer = argv[i];
-      nampi::Communicator inter = u.connect(peer, timeout(std::chrono::seconds(60)));
+      // By pset-like name for the second peer onwards: connect takes both spellings.
+      const std::string how = i == 3 ? peer : "nampi://" + peer;
+      nampi::Communicator inter = u.connect(how, timeout(std::chrono::seconds(60)));
       if (!inter.is_inter()) return fail("connect gave no intercommunicator");
       const int remote = inter.remote_size();
       // Every rank sends its uid to remote rank 0; remote rank 0 checks them all (data test).

@@ -53,18 +53,28 @@ class Harness:
 
     # --- name server and jobs
     def start_nameserver(self):
+        """On a free port; again on another one where it exits or does not listen in 10 s
+        (a port taken between the probe and its bind)."""
         server = Path(self.args.mpiexec).resolve().parent / "hydra_nameserver"
         check(server.exists(), f"no hydra_nameserver beside {self.args.mpiexec}")
-        self.ns_port = free_port()
-        self.nameserver = subprocess.Popen([str(server), "-port", str(self.ns_port)],
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.ns_port)) == 0:
-                    return
-            time.sleep(0.05)
-        raise Failure("hydra_nameserver did not listen")
+        log = self.tmp / "nameserver.log"
+        for attempt in range(5):
+            self.ns_port = free_port()
+            with open(log, "w") as out:
+                self.nameserver = subprocess.Popen([str(server), "-port", str(self.ns_port)],
+                                                   stdout=out, stderr=subprocess.STDOUT)
+            deadline = time.time() + 10
+            while time.time() < deadline and self.nameserver.poll() is None:
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", self.ns_port)) == 0:
+                        return
+                time.sleep(0.05)
+            print(f"hydra_nameserver on port {self.ns_port} (attempt {attempt + 1}): "
+                  f"exit {self.nameserver.poll()}: {log.read_text()[-2000:]}")
+            self.nameserver.kill()
+            self.nameserver.wait()
+        self.nameserver = None
+        raise Failure("hydra_nameserver did not listen (5 attempts)")
 
     def launch(self, ranks: int, *job_args: str, sets_dir: Path | None = None) -> subprocess.Popen:
         cmd = [self.args.mpiexec, "-n", str(ranks), *self.args.mpiexec_flag]
@@ -310,8 +320,12 @@ def case_list(h):
         check(f"hold {name}" in " ".join(row[7:]) and Path(h.args.job).name in " ".join(row[7:]), f"{name}: command")
     check(listing.splitlines()[-1].startswith("2 sets in "), "the count line")
     release.touch()
-    h.finish(alpha)
-    h.finish(beta)
+    outs = {"alpha": h.finish(alpha), "beta": h.finish(beta)}
+    for name, out in outs.items():  # what the universe offered as psets while both ran
+        psets = re.search(rf"^\[{name} rank 0\] psets (.*)$", out, re.M)[1].split()
+        check(f"nampi://{name}" in psets, f"{name}: its own set among the psets {psets}")
+        mpi_psets = [p for p in psets if p.startswith("mpi://")]
+        check(not mpi_psets or {"mpi://WORLD", "mpi://SELF"} <= set(mpi_psets), f"MPI's psets: {psets}")
     check("0 sets" in h.sets_list(), "sets listed after they ended")
 
 

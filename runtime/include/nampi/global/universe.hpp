@@ -56,6 +56,7 @@
 #include "nampi/global/set_entry.hpp"
 #include "nampi/global/uid.hpp"
 #include "nampi/plugin.hpp"
+#include "nampi/session.hpp"
 
 namespace nampi {
 
@@ -157,6 +158,20 @@ class universe {
   bool can_connect() const noexcept { return can_connect_; }
   const std::string& port_error() const noexcept { return port_error_; }
 
+  // The process sets as MPI-4 sessions name them, next to MPI's own: MPI's (mpi://WORLD,
+  // mpi://SELF, ...; where the MPI has sessions), then nampi://<name> for each live set of
+  // the directory. connect() takes the nampi:// names as well as plain set names.
+  std::vector<std::string> pset_names() {
+    std::vector<std::string> names;
+#if defined(NAMPI_HAVE_SESSIONS)
+    const Session session;
+    for (const auto& name : session.pset_names()) names.push_back(name);
+#endif
+    for (const set_info& s : directory_.list()) names.push_back(std::string(pset_prefix) + s.name);
+    return names;
+  }
+  static constexpr std::string_view pset_prefix = "nampi://";
+
   // The live set of that name in the directory, if there is one.
   std::optional<set_info> directory_entry(std::string_view set) { return directory_.find(set); }
 
@@ -176,6 +191,7 @@ class universe {
       if constexpr (plugin::given<plugins::global_params::timeout, Args...>)
         limit = std::chrono::duration_cast<std::chrono::milliseconds>(
             plugin::value<plugins::global_params::timeout>(args...));
+      if (set.starts_with(pset_prefix)) set.remove_prefix(pset_prefix.size());
       return connect_to(std::string(set), limit);
     }
   }
