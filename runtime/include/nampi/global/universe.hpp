@@ -790,17 +790,21 @@ class universe {
     const std::string answer = directory_.path() + "/.linkport." + s->name + "." +
                                std::to_string(uid().value());
     const std::string me = std::to_string(uid().value()) + "\n";
-    for (;;) {  // ring: one caller at a time
-      const int fd = ::open(bell.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-      if (fd >= 0) {
-        const bool written = ::write(fd, me.data(), me.size()) == static_cast<ssize_t>(me.size());
-        ::close(fd);
-        if (written) break;
-        ::unlink(bell.c_str());
+    // Ring: the bell appears whole (link(2) of a file written first), one caller at a time.
+    const std::string draft = bell + "." + std::to_string(uid().value()) + ".tmp";
+    if (FILE* f = std::fopen(draft.c_str(), "w")) {
+      std::fputs(me.c_str(), f);
+      std::fclose(f);
+    }
+    for (;;) {
+      if (::link(draft.c_str(), bell.c_str()) == 0) break;
+      if (errno != EEXIST || std::chrono::steady_clock::now() >= deadline) {
+        ::unlink(draft.c_str());
+        return false;
       }
-      if (std::chrono::steady_clock::now() >= deadline) return false;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
+    ::unlink(draft.c_str());
     std::string port;
     for (;;) {  // the root answers with a port
       const std::string text = detail::sets::read_file(answer).value_or("");
@@ -809,9 +813,15 @@ class universe {
         ::unlink(answer.c_str());
         break;
       }
-      if (std::chrono::steady_clock::now() >= deadline) {
-        if (detail::sets::read_file(bell).value_or("") == me) ::unlink(bell.c_str());
-        return false;
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        // Not taken by the root yet: withdraw (the root takes a bell by renaming it, so an
+        // unlink that succeeds means it never saw this one).
+        if (detail::sets::read_file(bell).value_or("") == me && ::unlink(bell.c_str()) == 0)
+          return false;
+        // Taken: the root is about to accept and would wait for this caller forever; connect
+        // anyway, unless the root is gone or never answers.
+        if (!directory_.find(id) || now >= deadline + std::chrono::seconds(10)) return false;
       }
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -836,10 +846,14 @@ class universe {
     const auto now = std::chrono::steady_clock::now();
     if (now < next_bell_check_) return;
     next_bell_check_ = now + std::chrono::milliseconds(5);
+    // Taken by renaming, so that a caller that gives up knows whether it was seen; the bell
+    // is free for the next caller at once.
     const std::string bell = directory_.path() + "/.link." + self_.name;
-    const std::string text = detail::sets::read_file(bell).value_or("");
+    const std::string taken = bell + ".taken";
+    if (::rename(bell.c_str(), taken.c_str()) != 0) return;
+    const std::string text = detail::sets::read_file(taken).value_or("");
+    ::unlink(taken.c_str());
     if (text.empty() || text.back() != '\n') return;
-    ::unlink(bell.c_str());  // the next caller may ring
     const std::string caller = text.substr(0, text.size() - 1);
     char port[MPI_MAX_PORT_NAME + 1] = {};
     const detail::sets::errors_returned quiet;
