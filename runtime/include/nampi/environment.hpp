@@ -38,7 +38,9 @@ class Environment {
 
   ~Environment() {
     if (!owns_mpi_ || finalized()) return;
-    // Datatypes and ops nampi created must be freed while MPI still runs.
+    // Datatypes and ops nampi created must be freed while MPI still runs (MPI_Finalize
+    // would, through the attribute free_at_finalize() set; freeing first keeps the order
+    // visible).
     detail::type_registry().free_all();
     detail::op_registry().free_all();
     MPI_Finalize();
@@ -74,6 +76,8 @@ class Environment {
       }
       owns_mpi_ = true;
     }
+    // Where the program finalizes MPI itself, nampi's datatypes and ops are freed anyway.
+    detail::free_at_finalize();
     // Errors must come back as return codes so that they become exceptions
     // (unless the program chose NAMPI_ERRORS_ARE_FATAL, see nampi/error.hpp).
     if constexpr (!errors_are_fatal) {

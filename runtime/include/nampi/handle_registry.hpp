@@ -1,5 +1,8 @@
 // Handles nampi creates once and keeps while MPI runs (derived datatypes,
-// user ops); Environment frees them all before MPI_Finalize.
+// user ops); they are all freed before MPI_Finalize: by nampi::Environment, and,
+// where the program initializes and finalizes MPI itself, by a delete callback
+// of an attribute on MPI_COMM_SELF, which MPI_Finalize runs first, while MPI
+// still works (the standard's hook for libraries: MPI-4.1, section 11.2.4).
 #pragma once
 
 #include <mpi.h>
@@ -11,6 +14,8 @@
 
 namespace nampi::detail {
 
+void free_at_finalize();
+
 template <typename Handle>
 class HandleRegistry {
  public:
@@ -18,6 +23,7 @@ class HandleRegistry {
   explicit HandleRegistry(free_function free) : free_(free) {}
 
   void add(Handle handle) {
+    free_at_finalize();
     std::lock_guard lock(mutex_);
     handles_.push_back(handle);
   }
@@ -25,6 +31,7 @@ class HandleRegistry {
   // to the null handle (MPI's free function writes it), so that the next use
   // creates it again.
   void add_cached(atomic_cell<Handle>* cache) {
+    free_at_finalize();
     std::lock_guard lock(mutex_);
     caches_.push_back(cache);
   }
@@ -55,6 +62,26 @@ inline HandleRegistry<MPI_Datatype>& type_registry() {
 inline HandleRegistry<MPI_Op>& op_registry() {
   static HandleRegistry<MPI_Op> registry(&MPI_Op_free);
   return registry;
+}
+
+// The attribute's delete callback: MPI_Finalize (or freeing the attribute) calls it.
+inline int free_registered_handles(MPI_Comm, int, void*, void*) {
+  type_registry().free_all();
+  op_registry().free_all();
+  return MPI_SUCCESS;
+}
+
+// Sets the attribute once per program (MPI cannot be initialized twice), when nampi
+// registers its first handle.
+inline void free_at_finalize() {
+  static atomic_cell<bool> hooked;
+  bool expected = false;
+  if (!hooked.compare_exchange(expected, true)) return;
+  int keyval = MPI_KEYVAL_INVALID;
+  if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &free_registered_handles, &keyval, nullptr) !=
+      MPI_SUCCESS)
+    return;  // then only nampi::Environment frees them
+  MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
 }
 
 }  // namespace nampi::detail
