@@ -82,3 +82,15 @@ def load(spec_dir: Path, display_root: Path, functions: dict[str, MpiFunction]) 
 def available_bases(record: Availability, functions: dict[str, MpiFunction]) -> set[str]:
     """Base functions (not `_c` twins) of the spec that the MPI provides."""
     return {name for name in functions if name in record.functions}
+
+
+def render_config_fallback(env, records: list[Availability]) -> str:
+    """generated/include/nampi/generated/config_fallback.h: NAMPI_HAVE_<FUNCTION> for the
+    functions that every measured MPI provides, which nampi/configuration.hpp uses where the
+    configure-time probe (nampi/config.h) is absent."""
+    common = frozenset.intersection(*(r.functions for r in records)) if records else frozenset()
+    return env.get_template("config_fallback.h.j2").render(
+        sources=f"spec/mpi/{FOLDER}/*.txt",
+        labels=", ".join(r.label for r in records),
+        macros=[f"NAMPI_HAVE_{name.upper()}" for name in sorted(common)],
+    )

@@ -113,6 +113,7 @@ def render_all(root: Path) -> dict[str, str]:
     typed = typed_plan(mpi_functions, callbacks)  # one model for the headers and the reference pages
     out.update(render_typed(env, typed))
     records = availability.load(root / "spec", root, mpi_functions)
+    out["include/nampi/generated/config_fallback.h"] = availability.render_config_fallback(env, records)
     out.update(render_variants(env, spec.bindings, records, mpi_functions))
     out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}, records))
     out.update(render_reference(env, mpi_functions, typed, {b.name: b.mpi for b in spec.bindings}, records))

@@ -79,3 +79,17 @@ def test_committed_records_match_the_coverage_table():
     for record in sorted((REPO / "spec" / "mpi" / av.FOLDER).glob("*.txt")):
         label = next(l for l in record.read_text().splitlines() if l.startswith("# label: "))[9:]
         assert f"| {label} |" in text
+
+
+def test_config_fallback_holds_what_every_mpi_provides():
+    """generated/include/nampi/generated/config_fallback.h (used where nampi/config.h is absent)
+    defines exactly the functions of the intersection of the committed records."""
+    fallback = (REPO / "generated/include/nampi/generated/config_fallback.h").read_text()
+    defined = {line.split()[1] for line in fallback.splitlines()
+               if line.startswith("#define NAMPI_HAVE_")}
+    records = [r.read_text().splitlines() for r in sorted((REPO / "spec/mpi/availability").glob("*.txt"))]
+    sets = [{l for l in r if l and not l.startswith("#")} for r in records]
+    common = set.intersection(*sets)
+    assert defined == {f"NAMPI_HAVE_{name.upper()}" for name in common}
+    assert "NAMPI_HAVE_MPI_SEND" in defined and "NAMPI_HAVE_MPI_ALLGATHER_INIT" not in defined  # Open MPI 4.1 lacks it
+    assert "NAMPI_HAVE_ULFM" not in defined

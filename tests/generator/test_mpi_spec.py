@@ -465,12 +465,14 @@ def test_pmpi_wrappers(spec, rendered):
     assert "MPI_Type_get_value_index" not in made and "MPI_Type_create_f90" not in made
     assert 'nampi_pmpi_op_constructors[] = {\n    "MPI_Op_create",\n    "MPI_Op_create_c",\n    0,\n};' in source
     send = next(w for w in wrappers if w.name == "MPI_Send")
+    # Counted atomically: calls from several threads at once (MPI_THREAD_MULTIPLE) all count.
+    assert "#define NAMPI_PMPI_BUMP(cell) __atomic_fetch_add(&(cell), 1ULL, __ATOMIC_RELAXED)" in source
     assert (
         "/* spec/mpi/pt2pt.yaml: MPI_Send */\n"
         "#ifdef NAMPI_HAVE_MPI_SEND\n"
         "int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {\n"
-        f"  ++nampi_pmpi_counts[{send.index}];\n"
-        f"  ++nampi_pmpi_totals[{send.index}];\n"
+        f"  NAMPI_PMPI_BUMP(nampi_pmpi_counts[{send.index}]);\n"
+        f"  NAMPI_PMPI_BUMP(nampi_pmpi_totals[{send.index}]);\n"
         "  return PMPI_Send(buf, count, datatype, dest, tag, comm);\n"
         "}\n"
         "#endif\n"

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "nampi/config.h"
+#include "nampi/configuration.hpp"
 #include "nampi/error.hpp"
 #include "nampi/narrow.hpp"
 #include "nampi/std_parts.hpp"

@@ -27,7 +27,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "nampi/config.h"
+#include "nampi/configuration.hpp"
 #include "nampi/error.hpp"
 #include "nampi/infer.hpp"
 #include "nampi/narrow.hpp"

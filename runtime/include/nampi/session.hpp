@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/config.h"
+#include "nampi/configuration.hpp"
 #include "nampi/deferred.hpp"
 #include "nampi/group.hpp"
 #include "nampi/mpi/communicators.hpp"

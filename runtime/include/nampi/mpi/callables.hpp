@@ -29,7 +29,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "nampi/config.h"
+#include "nampi/configuration.hpp"
 #include "nampi/mpi/callable_state.hpp"
 #include "nampi/mpi/handles.hpp"
 

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/config.h"
+#include "nampi/configuration.hpp"
 #include "nampi/error.hpp"
 #include "nampi/group.hpp"
 #include "nampi/mpi/environment.hpp"
