@@ -7,6 +7,8 @@ parameters (see core_givens); the rest only with NAMPI_TEST_EVERY_COMBINATION.""
 
 from __future__ import annotations
 
+import re
+
 from .cpp import describe_param
 from .spelling import factory_call, have_macro
 from .errors import SpecError
@@ -362,8 +364,75 @@ def _factories_taken(p: FormParam, form: Form) -> list[str]:
     return list(factories.values())
 
 
+_FRIENDLY_TYPES = [
+    # (pattern of the generated storage type, what the page says)
+    (re.compile(r"^nampi::detail::default_container_t<nampi::detail::slot_element_t<decltype\((\w+)\)>>$"),
+     r"std::vector<T>` (T: the element type of `\1`)"),
+    (re.compile(r"^nampi::detail::slot_element_t<decltype\((\w+)\)>$"), r"T` (the element type of `\1`)"),
+    (re.compile(r"^nampi::detail::default_container_t<T>$"), r"std::vector<T>` (T: the call's template argument)"),
+]
+
+
+def _friendly_type(storage: str) -> str:
+    """A returned value's C++ type as a reader needs it, between backticks (opened here)."""
+    for pattern, text in _FRIENDLY_TYPES:
+        if pattern.match(storage):
+            return "`" + pattern.sub(text, storage)
+    return f"`{storage}`"
+
+
+def _returns(binding: Binding, form: Form) -> str:
+    """What `auto x = comm.<call>(...)` is, for the reference page."""
+    returned = returned_params(form)
+    primary = form.primary.name if form.primary else None
+    outs = [p.name for p in form.inferable
+            if "out" in p.param.factories and p.name != primary and p not in returned]
+    if len(returned) > 1:
+        names = ", ".join(p.name for p in returned)
+        shape = (f"a `nampi::result` of {names} (`.extract_<name>()`, or `auto [{names}] = ...`): "
+                 + ", ".join(f"{p.name} {_friendly_type(p.storage)}" for p in returned))
+    elif returned:
+        p = returned[0]
+        shape = f"{_friendly_type(p.storage)}, the `{p.name}` it creates"
+        if p.name in p.param.factories.values():  # the caller may give the buffer itself
+            shape += (f" where you omit it (give `{p.name}(x)` to use your own; an rvalue you give "
+                      "is moved in and handed back)")
+    else:
+        shape = "nothing: the buffers you give are read or written in place"
+    if binding.variant == "nonblocking":
+        text = f"a `nampi::nonblocking_result` that owns the buffers until `wait()`, which returns {shape}."
+    elif binding.variant in ("persistent", "partitioned"):
+        text = f"a persistent call: `start()` runs it, `wait()` returns a view (valid until the next start) of {shape}."
+    else:
+        text = shape + "."
+    if outs:
+        text += (f" Each `<name>_out()` you add ({', '.join(f'`{n}_out()`' for n in outs)}) joins a "
+                 "`nampi::result`, after what is returned without it, in the order you name them.")
+    return text
+
+
+def _example(binding: Binding, form: Form) -> str:
+    """The call as the generated test compiles it with everything omitted that may be (its
+    first case, compiled in every build): a newcomer's first use, that cannot rot."""
+    test = form.test if form.test is not None else binding.regular.test
+    first = next(c for c in cases(binding, form) if c["level"] == 0)
+    lines = [line for line in test.get("setup", "").strip().splitlines() if line.strip()]
+    statement = first["statement"]
+    if statement.startswith("{ ") and statement.endswith(" }"):  # several statements
+        statement = statement[2:-2]
+    for part in statement.split("; "):
+        part = part.strip().rstrip(";")
+        if not part:
+            continue
+        part = re.sub(r"^(\w+)_result = ", r"auto \1 = ", part)  # several returned values
+        part = re.sub(r"^result = ", "auto result = ", part)
+        lines.append(part + ";")
+    return "\n".join(lines)
+
+
 def doc_view(binding: Binding) -> dict:
-    """The reference page: parameters, defaults, and the MPI calls of each form."""
+    """The reference page: an example, what the call returns, parameters, defaults, and the MPI
+    calls of each form."""
     forms = []
     for form in binding.forms:
         test = form.test if form.test is not None else binding.regular.test
@@ -372,6 +441,8 @@ def doc_view(binding: Binding) -> dict:
         forms.append(
             {
                 "kind": form.kind,
+                "example": _example(binding, form),
+                "returns": _returns(binding, form),
                 "params": [
                     {
                         "name": p.name,
@@ -386,4 +457,5 @@ def doc_view(binding: Binding) -> dict:
                 "topology": TOPOLOGY_NAMES.get(test.get("topology")),
             }
         )
-    return {"name": binding.name, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms}
+    return {"name": binding.name, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms,
+            "test_file": binding.base or binding.name}

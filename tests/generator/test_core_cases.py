@@ -65,3 +65,28 @@ def test_call_docs_have_one_row_per_parameter(repo_spec):
     assert rows["`recv_displs` omitted"] == "no extra call"
     assert rows["everything omitted"] == "1 × `MPI_Allgather`, 1 × `MPI_Allgatherv`"
     assert len(form["rows"]) == len(form["inferable"]) + 2
+
+
+def test_call_docs_show_an_example_and_what_the_call_returns(repo_spec):
+    """Issue 18, item 4: each form's page shows the call the generated test compiles first
+    (everything omitted that may be; compiled in every build) and the shape it returns."""
+    from generator.calltests import doc_view
+
+    page = doc_view(binding_named(repo_spec, "allgatherv"))
+    form = page["forms"][0]
+    assert form["example"] == "std::vector<int> data(rank + 1, rank);\nauto result = comm.allgatherv(send_buf(data));"
+    assert form["returns"].startswith("`std::vector<T>` (T: the element type of `send_buf`), the `recv_buf` it creates")
+    assert "`recv_counts_out()`" in form["returns"] and "`recv_buf_out()`" not in form["returns"]
+    assert page["test_file"] == "allgatherv"
+    # Several returned values: each one extracted, as the test does.
+    shift = doc_view(binding_named(repo_spec, "cart_shift"))["forms"][0]
+    assert shift["example"].endswith("auto returned = comm.cart_shift(direction(0));\n"
+                                     "auto rank_source = returned.extract_rank_source();\n"
+                                     "auto rank_dest = returned.extract_rank_dest();")
+    assert shift["returns"].startswith("a `nampi::result` of rank_source, rank_dest")
+    # Nonblocking and persistent variants say what wait() gives.
+    assert doc_view(binding_named(repo_spec, "iallgatherv"))["forms"][0]["returns"].startswith(
+        "a `nampi::nonblocking_result` that owns the buffers until `wait()`, which returns `std::vector<T>`")
+    init = doc_view(binding_named(repo_spec, "allgatherv_init"))["forms"][0]
+    assert init["example"].startswith("std::vector<int> data(rank + 1, rank);\nauto persistent = comm.allgatherv_init(")
+    assert init["example"].endswith("persistent.start();\nauto result = persistent.wait();")
