@@ -235,7 +235,13 @@ def case_killed(h):
     check(doomed.returncode != 0, "the killed job reported success")
     h.wait_for(lambda: subprocess.run(["kill", "-0", str(pid)], capture_output=True).returncode != 0, "the pid to go")
     check("doomed.set" in h.entries(), "the killed job's entry is there until someone looks")
+    # Rendezvous files a killed job may leave (connect's pair port, a link request and answer).
+    orphans = [".pair.doomed.other", ".link.doomed", ".linkport.doomed.12345"]
+    for name in orphans:
+        (h.sets_dir / name).write_text("x\n")
     listing = h.sets_list()
+    left = [n for n in orphans if (h.sets_dir / n).exists()]
+    check(not left, f"rendezvous files of the dead set left: {left}")
     check("doomed" not in listing and "0 sets" in listing, "nampi-sets list shows the dead set")
     check(h.entries() == [], f"the dead entry was not removed: {h.entries()}")
     # Its name is free again.
@@ -308,7 +314,10 @@ def case_list(h):
     alpha = h.launch(2, "hold", "alpha", str(release))
     beta = h.launch(3, "hold", "beta", str(release))
     h.wait_for(lambda: {"alpha.set", "beta.set"} <= set(h.entries()), "both to register")
+    kept = h.sets_dir / ".pair.alpha.gamma"  # a live set's rendezvous file stays
+    kept.write_text("x\n")
     listing = h.sets_list()
+    check(kept.exists(), "a live set's rendezvous file was removed")
     rows = {line.split()[1]: line.split() for line in listing.splitlines()[1:-1]}
     check(set(rows) == {"alpha", "beta"}, f"listed {sorted(rows)}")
     for name, size in [("alpha", 2), ("beta", 3)]:
@@ -327,6 +336,7 @@ def case_list(h):
         mpi_psets = [p for p in psets if p.startswith("mpi://")]
         check(not mpi_psets or {"mpi://WORLD", "mpi://SELF"} <= set(mpi_psets), f"MPI's psets: {psets}")
     check("0 sets" in h.sets_list(), "sets listed after they ended")
+    check(not kept.exists(), "the ended set's rendezvous file was kept")
 
 
 CASES = {n[len("case_"):]: f for n, f in globals().items() if n.startswith("case_") and n != "case_jobs"}

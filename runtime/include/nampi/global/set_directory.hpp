@@ -206,10 +206,13 @@ class set_directory {
     DIR* dir = ::opendir(path_.c_str());
     if (!dir) throw set_error(detail::sets::errno_text("nampi: cannot read " + path_));
     std::vector<std::string> files;
+    hidden_.clear();
     while (const dirent* e = ::readdir(dir)) {
       const std::string_view name = e->d_name;
       if (name.size() > 4 && name.front() != '.' && name.substr(name.size() - 4) == ".set")
         files.emplace_back(name);
+      else if (name.starts_with(".pair.") || name.starts_with(".link"))
+        hidden_.emplace_back(name);
     }
     ::closedir(dir);
     for (const auto& file : files)
@@ -219,6 +222,7 @@ class set_directory {
         else
           remove_if_dead(s);
       }
+    remove_orphans(sets);
     std::sort(sets.begin(), sets.end(), [](const set_info& a, const set_info& b) {
       return a.start != b.start ? a.start < b.start : a.id < b.id;
     });
@@ -263,6 +267,28 @@ class set_directory {
       return std::nullopt;
     }
     return s;
+  }
+
+  // The rendezvous files of connect() and of links on demand (nampi/global/universe.hpp:
+  // `.pair.<acceptor>.<connector>`, `.link.<set>`, `.linkport.<set>.<uid>`) whose set is no
+  // longer registered: left by a job that was killed while it waited. Their set's name is
+  // the part after the prefix, up to the next '.' (names may hold dots: every registered
+  // name that the rest starts with keeps the file).
+  std::vector<std::string> hidden_;
+  void remove_orphans(const std::vector<set_info>& live) {
+    for (const auto& file : hidden_) {
+      std::string_view rest = file;
+      for (const std::string_view prefix : {".pair.", ".linkport.", ".link."})
+        if (rest.starts_with(prefix)) {
+          rest.remove_prefix(prefix.size());
+          break;
+        }
+      bool owned = false;
+      for (const auto& s : live)
+        owned = owned || (rest.starts_with(s.name) &&
+                          (rest.size() == s.name.size() || rest[s.name.size()] == '.'));
+      if (!owned) ::unlink((path_ + "/" + file).c_str());
+    }
   }
 
   // Removes the files of a dead set, under the directory's lock.
