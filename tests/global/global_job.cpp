@@ -9,6 +9,7 @@
 //   global_job rpc_after_kill NAME PEER FILE   connect, ping PEER, create FILE.pinged, wait
 //                                     for FILE (the driver killed PEER): a call must time out
 //   global_job connect_hold NAME PEER FILE     connect to PEER, then wait for FILE
+//   global_job ghost NAME ID          three calls to set ID (on another host, never answering)
 // A refused registration prints the message and exits with 3.
 //
 // Every line it prints starts with "[NAME rank R]" so the driver can check each rank.
@@ -198,6 +199,20 @@ int main(int argc, char** argv) {
                 there, got_there);
     std::fflush(stdout);
     inter.barrier();  // both sets stay (and serve) until every call of both is done
+    return 0;
+  }
+  if (mode == "ghost") {  // calls to a set whose entry says it runs on another host
+    if (argc < 4) return fail("ghost needs the set id");
+    const nampi::uid ghost(static_cast<std::uint32_t>(std::stoul(argv[3])), 0);
+    for (int i = 0; i < 3; ++i) {
+      try {
+        u.call(ghost, "ping", timeout(std::chrono::milliseconds(300)));
+        return fail("a call to a set that never answers returned");
+      } catch (const nampi::rpc_timeout& e) {
+        std::printf("[%s rank %d] ghost call %d: rpc_timeout\n", name.c_str(), rank, i);
+      }
+    }
+    std::fflush(stdout);
     return 0;
   }
   if (mode == "connect_hold") {  // connect, then wait for FILE (or to be killed)

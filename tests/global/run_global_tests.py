@@ -309,6 +309,20 @@ def case_ping(h):
     check(h.entries() == [], f"entries left: {h.entries()}")
 
 
+def case_unanswered(h):
+    """An entry on another host (its pid cannot be checked) that does not answer three link
+    requests in a row is removed by the caller; each call ends in rpc_timeout."""
+    h.sets_dir.mkdir(parents=True, exist_ok=True)
+    ghost_id = 4095
+    entry = (f"name=ghost\nid={ghost_id}\nsize=2\ncommand=./ghost\nhost=elsewhere.invalid\n"
+             f"pid=1\nport=tag#0$none$\nstart_ns=0\n")
+    (h.sets_dir / "ghost.set").write_text(entry)
+    os.link(h.sets_dir / "ghost.set", h.sets_dir / f"{ghost_id}.id")
+    out = h.finish(h.launch(1, "ghost", "caller", str(ghost_id)))
+    check(out.count("rpc_timeout") == 3, "every call to the ghost timed out")
+    check(h.entries() == [], f"the unanswering entry was not removed: {h.entries()}")
+
+
 def case_list(h):
     release = h.tmp / "release"
     alpha = h.launch(2, "hold", "alpha", str(release))

@@ -193,7 +193,8 @@ class set_directory {
                     " (4096 per user; remove the files of jobs that are gone)");
   }
 
-  // Removes the entry of `entry`'s set if it still is this one (same id and root pid).
+  // Removes the entry of `entry`'s set if it still is this one (same id and root pid): at the
+  // end of the set, or where a set on another host stopped answering (nampi::universe).
   void release(const set_info& entry) {
     const detail::sets::directory_lock lock(path_);
     unlink_if_same(name_path(entry.name), entry);

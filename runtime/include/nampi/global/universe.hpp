@@ -310,6 +310,7 @@ class universe {
   };
   std::vector<link> links_;
   std::chrono::steady_clock::time_point next_bell_check_;
+  std::map<std::uint32_t, int> unanswered_;  // link requests in a row a set did not answer
 
   // Whether call()'s first argument after the name is the procedure's arguments (not a
   // named parameter such as timeout(d)).
@@ -580,8 +581,8 @@ class universe {
       m.head.ttl = detail::rpc::initial_ttl;
       m.head.what = detail::rpc::kind::request;
       std::string send_failure;
-      if (!reachable(target) && !link_on_demand(target.set_id(), limit) &&
-          directory_.find(target.set_id()))
+      if (!reachable(target) && directory_.find(target.set_id()) &&
+          !link_on_demand(target.set_id(), limit))
         throw rpc_timeout("nampi: " + what + ": its set's root did not answer a link request within " +
                           std::to_string(limit.count()) + " ms");
       {
@@ -785,6 +786,21 @@ class universe {
   bool link_on_demand(std::uint32_t id, std::chrono::milliseconds limit) {
     const auto s = directory_.find(id);
     if (!s || !can_connect_) return false;
+    if (link_once(*s, limit)) {
+      unanswered_.erase(id);
+      return true;
+    }
+    // A set on another host cannot be checked by its pid: after three link requests in a row
+    // that it did not answer, its entry counts as dead, and the one who found out removes it.
+    if (s->host != detail::sets::host_name() && ++unanswered_[id] >= 3) {
+      directory_.release(*s);
+      unanswered_.erase(id);
+    }
+    return false;
+  }
+  bool link_once(const set_info& target, std::chrono::milliseconds limit) {
+    const std::uint32_t id = target.id;
+    const set_info* s = &target;
     const auto deadline = std::chrono::steady_clock::now() + limit;
     const std::string bell = directory_.path() + "/.link." + s->name;
     const std::string answer = directory_.path() + "/.linkport." + s->name + "." +
