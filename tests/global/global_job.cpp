@@ -10,6 +10,9 @@
 //                                     for FILE (the driver killed PEER): a call must time out
 //   global_job connect_hold NAME PEER FILE     connect to PEER, then wait for FILE
 //   global_job ghost NAME ID          three calls to set ID (on another host, never answering)
+//   global_job single_serve NAME PEER / single_call NAME PEER   MPI_THREAD_SINGLE: one set
+//                                     serves (serve_for) until the other, which calls into
+//                                     it, joins a barrier
 // A refused registration prints the message and exits with 3.
 //
 // Every line it prints starts with "[NAME rank R]" so the driver can check each rank.
@@ -41,9 +44,11 @@ int fail(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Calls are served by the universe's progress thread, which needs MPI_THREAD_MULTIPLE.
-  nampi::Environment env(argc, argv, nampi::thread_multiple);
-  if (nampi::Environment::thread_level_provided() != nampi::thread_multiple)
+  // Calls are served by the universe's progress thread, which needs MPI_THREAD_MULTIPLE; the
+  // single_* modes ask for MPI_THREAD_SINGLE and serve calls in serve_for() and call().
+  const bool single = argc > 1 && std::string(argv[1]).starts_with("single_");
+  nampi::Environment env(argc, argv, single ? nampi::thread_single : nampi::thread_multiple);
+  if (!single && nampi::Environment::thread_level_provided() != nampi::thread_multiple)
     return fail("MPI_THREAD_MULTIPLE not provided");
   nampi::Communicator world;
   if (argc < 3) return fail("usage: global_job MODE NAME ...");
@@ -213,6 +218,33 @@ int main(int argc, char** argv) {
       }
     }
     std::fflush(stdout);
+    return 0;
+  }
+  if (mode == "single_serve" || mode == "single_call") {
+    // Without a progress thread: the serving set answers inside serve_for(), the calling set
+    // progresses inside call(); then the caller joins the server's barrier.
+    if (argc < 4) return fail("single_* needs a peer");
+    const std::string peer = argv[3];
+    if (u.has_progress_thread()) return fail("a progress thread under MPI_THREAD_SINGLE");
+    u.on("sum", [rank](std::span<const int> xs) {
+      int total = 0;
+      for (const int x : xs) total += x;
+      return total + 1000 * rank;
+    });
+    nampi::Communicator inter = u.connect(peer);
+    if (mode == "single_serve") {
+      // Serves until the calling set is done: it then joins the barrier this one started.
+      auto done = inter.ibarrier();
+      while (!done.test()) u.serve_for(std::chrono::milliseconds(1));
+      return 0;
+    } else {
+      const int there = rank % inter.remote_size();
+      const int got = u.call<int>(u.uid_of(peer, there), "sum", std::vector<int>{4, 5}, timeout(std::chrono::seconds(20)));
+      if (got != 9 + 1000 * there) return fail("sum without progress threads");
+      std::printf("[%s rank %d] single-threaded call answered %d\n", name.c_str(), rank, got);
+      std::fflush(stdout);
+    }
+    inter.ibarrier().wait();  // a nonblocking collective matches only its own kind
     return 0;
   }
   if (mode == "connect_hold") {  // connect, then wait for FILE (or to be killed)

@@ -323,6 +323,18 @@ def case_unanswered(h):
     check(h.entries() == [], f"the unanswering entry was not removed: {h.entries()}")
 
 
+def case_single_threaded(h):
+    """Without MPI_THREAD_MULTIPLE (no progress thread) calls are served inside serve_for()."""
+    server = h.launch(2, "single_serve", "server", "client")
+    client = h.launch(3, "single_call", "client", "server")
+    out = h.finish(client)
+    h.finish(server)
+    answers = re.findall(r"^\[client rank (\d+)\] single-threaded call answered (\d+)$", out, re.M)
+    check(sorted((int(r), int(a)) for r, a in answers) == [(0, 9), (1, 1009), (2, 9)],
+          f"answers {answers}")
+    check(h.entries() == [], f"entries left: {h.entries()}")
+
+
 def case_list(h):
     release = h.tmp / "release"
     alpha = h.launch(2, "hold", "alpha", str(release))
