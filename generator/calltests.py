@@ -385,7 +385,7 @@ def _returns(binding: Binding, form: Form) -> str:
     """What `auto x = comm.<call>(...)` is, for the reference page."""
     returned = returned_params(form)
     primary = form.primary.name if form.primary else None
-    outs = [p.name for p in form.inferable
+    outs = [p.param.factories["out"] for p in form.inferable
             if "out" in p.param.factories and p.name != primary and p not in returned]
     if len(returned) > 1:
         names = ", ".join(p.name for p in returned)
@@ -406,7 +406,7 @@ def _returns(binding: Binding, form: Form) -> str:
     else:
         text = shape + "."
     if outs:
-        text += (f" Each `<name>_out()` you add ({', '.join(f'`{n}_out()`' for n in outs)}) joins a "
+        text += (f" Each parameter asked back ({', '.join(f'`{f}()`' for f in outs)}) joins a "
                  "`nampi::result`, after what is returned without it, in the order you name them.")
     return text
 

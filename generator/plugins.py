@@ -112,12 +112,14 @@ def _checks(call: PluginCall) -> list[dict]:
     return out
 
 
+def _about(plugin: Plugin) -> dict:
+    """What the header and the page of a plugin both say of it."""
+    return {"name": plugin.name, "doc": plugin.doc, "source": plugin.source, "header": plugin.header}
+
+
 def plugin_view(plugin: Plugin) -> dict:
     return {
-        "name": plugin.name,
-        "doc": plugin.doc,
-        "source": plugin.source,
-        "header": plugin.header,
+        **_about(plugin),
         "parameters": list(plugin.parameters.values()),
         "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
         "calls": [
@@ -154,10 +156,7 @@ def plugin_doc_view(plugin: Plugin, core_parameters: dict[str, Parameter]) -> di
         }
 
     return {
-        "name": plugin.name,
-        "doc": plugin.doc,
-        "source": plugin.source,
-        "header": plugin.header,
+        **_about(plugin),
         "calls": [
             {"heading": _heading(c), "doc": c.doc, "params": [row(n, r, d) for n, r, d, _ in c.params]}
             for c in plugin.calls
