@@ -64,6 +64,12 @@ int main(int argc, char** argv) {
     return 3;
   }
   nampi::universe& u = *registered;
+  // "sum": the arguments' sum plus 1000 * the rank that computed it (which process answered).
+  u.on("sum", [rank](std::span<const int> xs) {
+    int total = 0;
+    for (const int x : xs) total += x;
+    return total + 1000 * rank;
+  });
   if (mode == "register") return 0;
   if (mode == "probe") {  // 77: this MPI cannot open ports, the driver skips its cases
     if (!u.can_connect() && rank == 0) std::printf("cannot connect: %s\n", u.port_error().c_str());
@@ -131,12 +137,6 @@ int main(int argc, char** argv) {
   if (mode == "rpc" || mode == "rpc_after_kill") {
     if (argc < 4) return fail("rpc needs a peer");
     const std::string peer = argv[3];
-    // "sum": the arguments' sum plus 1000 * the rank that computed it (which process answered).
-    u.on("sum", [rank](std::span<const int> xs) {
-      int total = 0;
-      for (const int x : xs) total += x;
-      return total + 1000 * rank;
-    });
     u.on("fail", [name, rank]() -> int {
       throw std::runtime_error("boom at " + name + ":" + std::to_string(rank));
     });
@@ -226,11 +226,6 @@ int main(int argc, char** argv) {
     if (argc < 4) return fail("single_* needs a peer");
     const std::string peer = argv[3];
     if (u.has_progress_thread()) return fail("a progress thread under MPI_THREAD_SINGLE");
-    u.on("sum", [rank](std::span<const int> xs) {
-      int total = 0;
-      for (const int x : xs) total += x;
-      return total + 1000 * rank;
-    });
     nampi::Communicator inter = u.connect(peer);
     if (mode == "single_serve") {
       // Serves until the calling set is done: it then joins the barrier this one started.

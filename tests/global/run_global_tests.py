@@ -112,6 +112,11 @@ class Harness:
         d = directory or self.sets_dir
         return sorted(f.name for f in d.iterdir() if not f.name.startswith(".")) if d.exists() else []
 
+    def entry_field(self, set_name: str, key: str) -> str:
+        """A field of a set's directory file (name=..., id=..., pid=...)."""
+        text = (self.sets_dir / f"{set_name}.set").read_text()
+        return re.search(rf"^{key}=(.*)$", text, re.M)[1]
+
     def wait_for(self, cond, what: str, limit: float = 30):
         deadline = time.time() + limit
         while time.time() < deadline:
@@ -225,8 +230,7 @@ def case_killed(h):
     release = h.tmp / "release"
     doomed = h.launch(2, "hold", "doomed", str(release))
     h.wait_for(lambda: "doomed.set" in h.entries(), "doomed to register")
-    text = (h.sets_dir / "doomed.set").read_text()
-    pid = int(re.search(r"^pid=(\d+)$", text, re.M)[1])
+    pid = int(h.entry_field("doomed", "pid"))
     os.kill(pid, signal.SIGKILL)  # the root process: mpiexec then ends the rest
     try:
         doomed.communicate(timeout=TIMEOUT)
@@ -275,7 +279,7 @@ def case_rpc_killed(h):
     doomed = h.launch(2, "connect_hold", "doomed", "caller", str(h.tmp / "never"))
     caller = h.launch(2, "rpc_after_kill", "caller", "doomed", str(gate))
     h.wait_for(lambda: (h.tmp / "killed.pinged").exists(), "the caller's first ping", limit=60)
-    pid = int(re.search(r"^pid=(\d+)$", (h.sets_dir / "doomed.set").read_text(), re.M)[1])
+    pid = int(h.entry_field("doomed", "pid"))
     os.kill(pid, signal.SIGKILL)
     try:
         doomed.communicate(timeout=TIMEOUT)
@@ -299,7 +303,7 @@ def case_ping(h):
     sys.stdout.write(f"$ nampi-sets ping ocean  -> {out.returncode}\n{out.stdout}{out.stderr}")
     check(out.returncode == 0, "nampi-sets ping failed")
     rows = [line.split() for line in out.stdout.splitlines()[1:]]
-    set_id = int(re.search(r"^id=(\d+)$", (h.sets_dir / "ocean.set").read_text(), re.M)[1])
+    set_id = int(h.entry_field("ocean", "id"))
     check([r[0] for r in rows] == ["0", "1", "2"], f"ranks pinged: {rows}")
     for r in rows:
         check(int(r[1]) == (set_id << 32 | int(r[0])) and r[2] == f"ocean:{r[0]}", f"row {r}")
@@ -348,10 +352,9 @@ def case_list(h):
     check(set(rows) == {"alpha", "beta"}, f"listed {sorted(rows)}")
     for name, size in [("alpha", 2), ("beta", 3)]:
         row = rows[name]
-        text = (h.sets_dir / f"{name}.set").read_text()
-        check(row[0] == re.search(r"^id=(\d+)$", text, re.M)[1], f"{name}: id")
+        check(row[0] == h.entry_field(name, "id"), f"{name}: id")
         check(int(row[2]) == size, f"{name}: size {row[2]}")
-        check(row[4] == re.search(r"^pid=(\d+)$", text, re.M)[1], f"{name}: pid")
+        check(row[4] == h.entry_field(name, "pid"), f"{name}: pid")
         check(f"hold {name}" in " ".join(row[7:]) and Path(h.args.job).name in " ".join(row[7:]), f"{name}: command")
     check(listing.splitlines()[-1].startswith("2 sets in "), "the count line")
     release.touch()

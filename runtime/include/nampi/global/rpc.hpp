@@ -10,13 +10,10 @@
 // std::vector of them, or a std::string.
 #pragma once
 
-#include <chrono>
-#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <iterator>
 #include <ranges>
 #include <span>
 #include <stdexcept>

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -70,6 +71,17 @@ inline std::optional<std::string> read_file(const std::string& path) {
   }
   ::close(fd);
   return text;
+}
+
+// Writes `text` to `path` whole: to a temporary name first, then renamed, so that a reader
+// never sees part of it. Best effort: where it cannot, the reader keeps waiting.
+inline void write_whole(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".part";
+  if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+    const bool written = std::fputs(text.c_str(), f) >= 0;
+    if (std::fclose(f) == 0 && written) std::rename(tmp.c_str(), path.c_str());
+    else std::remove(tmp.c_str());
+  }
 }
 
 inline std::string host_name() {
@@ -206,14 +218,13 @@ class set_directory {
     std::vector<set_info> sets;
     DIR* dir = ::opendir(path_.c_str());
     if (!dir) throw set_error(detail::sets::errno_text("nampi: cannot read " + path_));
-    std::vector<std::string> files;
-    hidden_.clear();
+    std::vector<std::string> files, hidden;
     while (const dirent* e = ::readdir(dir)) {
       const std::string_view name = e->d_name;
       if (name.size() > 4 && name.front() != '.' && name.substr(name.size() - 4) == ".set")
         files.emplace_back(name);
       else if (name.starts_with(".pair.") || name.starts_with(".link"))
-        hidden_.emplace_back(name);
+        hidden.emplace_back(name);
     }
     ::closedir(dir);
     for (const auto& file : files)
@@ -223,7 +234,7 @@ class set_directory {
         else
           remove_if_dead(s);
       }
-    remove_orphans(sets);
+    remove_orphans(hidden, sets);
     std::sort(sets.begin(), sets.end(), [](const set_info& a, const set_info& b) {
       return a.start != b.start ? a.start < b.start : a.id < b.id;
     });
@@ -275,9 +286,8 @@ class set_directory {
   // longer registered: left by a job that was killed while it waited. Their set's name is
   // the part after the prefix, up to the next '.' (names may hold dots: every registered
   // name that the rest starts with keeps the file).
-  std::vector<std::string> hidden_;
-  void remove_orphans(const std::vector<set_info>& live) {
-    for (const auto& file : hidden_) {
+  void remove_orphans(const std::vector<std::string>& hidden, const std::vector<set_info>& live) {
+    for (const auto& file : hidden) {
       std::string_view rest = file;
       for (const std::string_view prefix : {".pair.", ".linkport.", ".link."})
         if (rest.starts_with(prefix)) {

@@ -39,7 +39,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -50,6 +49,8 @@
 
 #include "nampi/communicator.hpp"
 #include "nampi/error.hpp"
+#include "nampi/mpi/handles.hpp"
+#include "nampi/mpi/info.hpp"
 #include "nampi/generated/plugins/global.hpp"
 #include "nampi/global/set_directory.hpp"
 #include "nampi/global/rpc.hpp"
@@ -66,7 +67,7 @@ namespace detail::sets {
 // id, and a text (a name, a port or an error message), in one MPI_Bcast of fixed size.
 struct root_report {
   int ok = 0;
-  int flag = 0;  // connect(): 1 where this set accepts
+  int flag = 0;  // registration: 1 where the root opened a port
   std::uint32_t id = 0;
   char text[MPI_MAX_PORT_NAME + MPI_MAX_ERROR_STRING + 512] = {};
 
@@ -105,17 +106,21 @@ class errors_returned {
   MPI_Errhandler self_ = MPI_ERRHANDLER_NULL, world_ = MPI_ERRHANDLER_NULL;
 };
 
-inline std::string mpi_error_text(int code) {
-  char text[MPI_MAX_ERROR_STRING] = {};
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  return std::string(text, static_cast<std::size_t>(length));
+// A new MPI port (MPI_Open_port); empty where MPI cannot open one, and `error` says why.
+inline std::string open_port(std::string& error) {
+  char port[MPI_MAX_PORT_NAME + 1] = {};
+  const errors_returned quiet;
+  const int code = MPI_Open_port(MPI_INFO_NULL, port);
+  if (code == MPI_SUCCESS) return port;
+  error = mpi_error::error_string(code);
+  return {};
 }
 
-inline bool mpi_finalized() {
-  int done = 0;
-  MPI_Finalized(&done);
-  return done != 0;
+// The info of MPI_Comm_connect/_accept: MPICH bounds its connect attempts by "timeout" (s).
+inline mpi::unique_info connect_info(std::chrono::milliseconds limit) {
+  mpi::unique_info info = mpi::info_create();
+  mpi::info_set(info, "timeout", std::to_string(std::max<long long>(1, limit.count() / 1000)).c_str());
+  return info;
 }
 
 }  // namespace detail::sets
@@ -127,7 +132,7 @@ class universe {
   // directory unusable) at every rank alike.
   template <typename... Args>
   explicit universe(const Communicator& comm, Args&&... args)
-      : comm_(dup(comm.mpi_communicator())), directory_(set_directory::standard()) {
+      : comm_(comm.dup()), directory_(set_directory::standard()) {
     if constexpr (!generated::universe_check<std::remove_cvref_t<Args>...>::ok) {
       return;  // the check said why, in one message
     } else {
@@ -260,11 +265,11 @@ class universe {
 
   // Disconnects from the set named `set` (collective over both sets, as connect was).
   void disconnect(std::string_view set) {
-    const auto c = connections_.find(std::string(set));
-    if (c == connections_.end()) return;
     MPI_Comm inter = MPI_COMM_NULL;
     {
       const std::lock_guard lock(mutex_);
+      const auto c = connections_.find(std::string(set));
+      if (c == connections_.end()) return;
       inter = c->second.comm.release();
       connections_.erase(c);
     }
@@ -282,7 +287,6 @@ class universe {
   set_info self_;
   std::string port_;             // the root's MPI port; empty where none
   std::string port_error_;       // why MPI_Open_port failed, where it did
-  bool published_ = false;
   bool can_connect_ = false;
   std::map<std::string, connection> connections_;
 
@@ -294,8 +298,8 @@ class universe {
   };
   std::recursive_mutex mutex_;
   std::map<std::string, detail::rpc::erased_handler> handlers_;
-  std::map<std::uint64_t, detail::rpc::message> replies_;  // of calls still waiting
-  std::set<std::uint64_t> waiting_;
+  // The calls of this process still waiting, by request number, with the reply once it came.
+  std::map<std::uint64_t, std::optional<detail::rpc::message>> calls_;
   std::uint64_t next_request_ = 0;
   std::vector<pending_send> sends_;
   std::thread progress_thread_;
@@ -322,17 +326,11 @@ class universe {
       return !detail::is_named_v<std::tuple_element_t<0, std::tuple<Args...>>>;
   }
 
-  static OwnedCommunicator dup(MPI_Comm comm) {
-    MPI_Comm copy = MPI_COMM_NULL;
-    detail::call_mpi("MPI_Comm_dup", MPI_Comm_dup, comm, &copy);
-    return OwnedCommunicator(copy);
-  }
-
   void register_set(std::string name) {
     detail::sets::root_report report;
     if (comm_.rank() == 0) {
       try {
-        open_port();
+        port_ = detail::sets::open_port(port_error_);
         set_info entry;
         entry.name = std::move(name);
         entry.size = comm_.size();
@@ -366,18 +364,11 @@ class universe {
     if (comm_.rank() != 0) self_ = set_info::from_text(text).value();
   }
 
-  void open_port() {
-    char port[MPI_MAX_PORT_NAME + 1] = {};
-    const detail::sets::errors_returned quiet;
-    const int code = MPI_Open_port(MPI_INFO_NULL, port);
-    if (code == MPI_SUCCESS)
-      port_ = port;
-    else
-      port_error_ = detail::sets::mpi_error_text(code);
-  }
+  // Unpublishes (an error where it was never published is ignored) and closes the port.
   void close_port() {
     if (port_.empty()) return;
     const detail::sets::errors_returned quiet;
+    MPI_Unpublish_name(("nampi:" + self_.name).c_str(), MPI_INFO_NULL, port_.c_str());
     MPI_Close_port(port_.data());
     port_.clear();
   }
@@ -385,8 +376,7 @@ class universe {
   void publish() {
     if (port_.empty()) return;
     const detail::sets::errors_returned quiet;
-    const std::string service = "nampi:" + self_.name;
-    published_ = MPI_Publish_name(service.c_str(), MPI_INFO_NULL, port_.c_str()) == MPI_SUCCESS;
+    MPI_Publish_name(("nampi:" + self_.name).c_str(), MPI_INFO_NULL, port_.c_str());
   }
   // The port published under `service`, where the name service has it.
   static std::string look_up(const std::string& service) {
@@ -413,19 +403,15 @@ class universe {
     if (!report.ok) throw set_error(report.text);
 
     MPI_Comm inter = MPI_COMM_NULL;
-    MPI_Info info = MPI_INFO_NULL;
-    const std::string seconds = std::to_string(std::max<long long>(1, limit.count() / 1000));
-    detail::call_mpi("MPI_Info_create", MPI_Info_create, &info);
-    MPI_Info_set(info, "timeout", seconds.c_str());  // MPICH bounds its connect attempts by it
+    const mpi::unique_info info = detail::sets::connect_info(limit);
     const MPI_Comm local = comm_.mpi_communicator();
     std::string port = accepts ? pair_port : std::string(report.text);
     int code = MPI_SUCCESS;
     {
       const detail::sets::errors_returned quiet;
-      code = accepts ? MPI_Comm_accept(port.data(), info, 0, local, &inter)
-                     : MPI_Comm_connect(port.data(), info, 0, local, &inter);
+      code = accepts ? MPI_Comm_accept(port.data(), info.get(), 0, local, &inter)
+                     : MPI_Comm_connect(port.data(), info.get(), 0, local, &inter);
     }
-    MPI_Info_free(&info);
     if (accepts && comm_.rank() == 0) withdraw_pair_port(set, pair_port);
     detail::check_mpi_code(accepts ? "MPI_Comm_accept" : "MPI_Comm_connect", code);
     OwnedCommunicator owned(inter);
@@ -482,33 +468,24 @@ class universe {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    char port[MPI_MAX_PORT_NAME + 1] = {};
+    std::string error;
+    pair_port = detail::sets::open_port(error);
+    if (pair_port.empty()) {
+      report.set_text("nampi::universe::connect: MPI_Open_port: " + error);
+      return;
+    }
     {
       const detail::sets::errors_returned quiet;
-      const int code = MPI_Open_port(MPI_INFO_NULL, port);
-      if (code != MPI_SUCCESS) {
-        report.set_text("nampi::universe::connect: MPI_Open_port: " +
-                        detail::sets::mpi_error_text(code));
-        return;
-      }
-      MPI_Publish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, port);
+      MPI_Publish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, pair_port.c_str());
     }
-    pair_port = port;
     write_pair_file(set, pair_port);
     report.ok = 1;
   }
   // `<set id>\n<port>\n`, or `<set id>\n!<why there is none>\n`; written whole (rename).
   void write_pair_file(const std::string& set, const std::string& port) {
-    const std::string file = pair_file(self_.name, set);
-    const std::string tmp = file + ".tmp";
     std::string line = port;
     std::replace(line.begin(), line.end(), '\n', ' ');  // an error message may span lines
-    const std::string text = std::to_string(self_.id) + "\n" + line + "\n";
-    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
-      std::fputs(text.c_str(), f);
-      std::fclose(f);
-      std::rename(tmp.c_str(), file.c_str());
-    }
+    detail::sets::write_whole(pair_file(self_.name, set), std::to_string(self_.id) + "\n" + line + "\n");
   }
   void withdraw_pair_port(const std::string& set, std::string& pair_port) {
     std::remove(pair_file(self_.name, set).c_str());
@@ -588,9 +565,9 @@ class universe {
       {
         const std::lock_guard lock(mutex_);
         m.head.request = ++next_request_;
-        waiting_.insert(m.head.request);
+        calls_[m.head.request];
         if (!route(m, send_failure) && send_failure.empty()) {
-          waiting_.erase(m.head.request);
+          calls_.erase(m.head.request);
           throw rpc_error("nampi: " + what + ": no route (not this set, nor a connected one)");
         }
       }
@@ -600,14 +577,14 @@ class universe {
         {
           const std::lock_guard lock(mutex_);
           if (progress_once() > 0) idle = 0;
-          if (const auto r = replies_.find(m.head.request); r != replies_.end()) {
-            detail::rpc::message reply = std::move(r->second);
-            replies_.erase(r);
-            waiting_.erase(m.head.request);
+          const auto call = calls_.find(m.head.request);
+          if (call->second) {
+            const detail::rpc::message reply = std::move(*call->second);
+            calls_.erase(call);
             return take_reply<R>(reply, what);
           }
           if (std::chrono::steady_clock::now() >= deadline) {
-            waiting_.erase(m.head.request);
+            calls_.erase(call);
             throw rpc_timeout("nampi: " + what + ": no reply within " +
                               std::to_string(limit.count()) + " ms" +
                               (send_failure.empty() ? "" : " (sending failed: " + send_failure + ")"));
@@ -637,22 +614,10 @@ class universe {
   // send failed (MPI's message), where one did.
   bool route(const detail::rpc::message& m, std::string& failure) {
     const nampi::uid target(m.head.target);
-    MPI_Comm via = MPI_COMM_NULL;
-    int rank = target.rank();
-    if (target.set_id() == self_.id) {
-      via = comm_.mpi_communicator();
-    } else {
-      for (const auto& [name, c] : connections_)
-        if (c.id == target.set_id()) via = c.comm.mpi_communicator();
-      for (const link& l : links_)  // the process itself, else its set's root
-        if (via == MPI_COMM_NULL && l.peer.set_id() == target.set_id()) {
-          via = l.comm;
-          rank = 0;
-        }
-      if (via == MPI_COMM_NULL && comm_.rank() != 0) {
-        via = comm_.mpi_communicator();  // the root may be linked to it
-        rank = 0;
-      }
+    auto [via, rank] = direct_way(target);
+    if (via == MPI_COMM_NULL && comm_.rank() != 0) {
+      via = comm_.mpi_communicator();  // the root may be linked to it
+      rank = 0;
     }
     if (via == MPI_COMM_NULL) return false;
     int size = 0;
@@ -665,7 +630,7 @@ class universe {
     const int code = MPI_Isend(s.bytes.data(), static_cast<int>(s.bytes.size()), MPI_BYTE, rank,
                                detail::rpc::message_tag, via, &s.request);
     if (code != MPI_SUCCESS) {
-      failure = detail::sets::mpi_error_text(code);
+      failure = mpi_error::error_string(code);
       return false;
     }
     sends_.push_back(std::move(s));
@@ -715,7 +680,8 @@ class universe {
       return;
     }
     if (m.head.what != kind::request) {
-      if (waiting_.count(m.head.request)) replies_[m.head.request] = std::move(m);
+      if (const auto call = calls_.find(m.head.request); call != calls_.end())
+        call->second = std::move(m);
       return;  // else: the caller gave up on it
     }
     const auto h = handlers_.find(m.name);
@@ -764,16 +730,21 @@ class universe {
     });
   }
 
-  // Whether a message to `target` has a way without a new link: this set, a connected set,
-  // a linked one, or (not the root) through the root, which may be linked to it.
+  // The communicator and rank a message to `target` goes to directly: this set's, a
+  // connected set's, or a link to the target's set (to its other end: the process itself, or
+  // its set's root, which forwards); MPI_COMM_NULL where there is none.
+  std::pair<MPI_Comm, int> direct_way(nampi::uid target) const {
+    if (target.set_id() == self_.id) return {comm_.mpi_communicator(), target.rank()};
+    for (const auto& [name, c] : connections_)
+      if (c.id == target.set_id()) return {c.comm.mpi_communicator(), target.rank()};
+    for (const link& l : links_)
+      if (l.peer.set_id() == target.set_id()) return {l.comm, 0};
+    return {MPI_COMM_NULL, 0};
+  }
+  // Whether a message to `target` has a way without a new link.
   bool reachable(nampi::uid target) {
     const std::lock_guard lock(mutex_);
-    if (target.set_id() == self_.id) return true;
-    for (const auto& [name, c] : connections_)
-      if (c.id == target.set_id()) return true;
-    for (const link& l : links_)
-      if (l.peer.set_id() == target.set_id()) return true;
-    return false;
+    return direct_way(target).first != MPI_COMM_NULL;
   }
 
   // Links this process to the root of set `id`: the paper's on-demand connection. MPI has
@@ -799,19 +770,14 @@ class universe {
     return false;
   }
   bool link_once(const set_info& target, std::chrono::milliseconds limit) {
-    const std::uint32_t id = target.id;
-    const set_info* s = &target;
     const auto deadline = std::chrono::steady_clock::now() + limit;
-    const std::string bell = directory_.path() + "/.link." + s->name;
-    const std::string answer = directory_.path() + "/.linkport." + s->name + "." +
+    const std::string bell = directory_.path() + "/.link." + target.name;
+    const std::string answer = directory_.path() + "/.linkport." + target.name + "." +
                                std::to_string(uid().value());
     const std::string me = std::to_string(uid().value()) + "\n";
     // Ring: the bell appears whole (link(2) of a file written first), one caller at a time.
     const std::string draft = bell + "." + std::to_string(uid().value()) + ".tmp";
-    if (FILE* f = std::fopen(draft.c_str(), "w")) {
-      std::fputs(me.c_str(), f);
-      std::fclose(f);
-    }
+    detail::sets::write_whole(draft, me);
     for (;;) {
       if (::link(draft.c_str(), bell.c_str()) == 0) break;
       if (errno != EEXIST || std::chrono::steady_clock::now() >= deadline) {
@@ -837,22 +803,15 @@ class universe {
           return false;
         // Taken: the root is about to accept and would wait for this caller forever; connect
         // anyway, unless the root is gone or never answers.
-        if (!directory_.find(id) || now >= deadline + std::chrono::seconds(10)) return false;
+        if (!directory_.find(target.id) || now >= deadline + std::chrono::seconds(10)) return false;
       }
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
-    MPI_Info info = MPI_INFO_NULL;
-    MPI_Info_create(&info);
-    const std::string seconds = std::to_string(std::max<long long>(1, limit.count() / 1000));
-    MPI_Info_set(info, "timeout", seconds.c_str());
+    const mpi::unique_info info = detail::sets::connect_info(limit);
     MPI_Comm inter = MPI_COMM_NULL;
-    int code = MPI_SUCCESS;
-    {
-      const detail::sets::errors_returned quiet;
-      code = MPI_Comm_connect(port.data(), info, 0, MPI_COMM_SELF, &inter);
-    }
-    MPI_Info_free(&info);
-    if (code != MPI_SUCCESS) return false;
+    const detail::sets::errors_returned quiet;
+    if (MPI_Comm_connect(port.data(), info.get(), 0, MPI_COMM_SELF, &inter) != MPI_SUCCESS)
+      return false;
     return add_link(inter);
   }
 
@@ -871,19 +830,14 @@ class universe {
     ::unlink(taken.c_str());
     if (text.empty() || text.back() != '\n') return;
     const std::string caller = text.substr(0, text.size() - 1);
-    char port[MPI_MAX_PORT_NAME + 1] = {};
-    const detail::sets::errors_returned quiet;
-    if (MPI_Open_port(MPI_INFO_NULL, port) != MPI_SUCCESS) return;
-    const std::string answer = directory_.path() + "/.linkport." + self_.name + "." + caller;
-    const std::string tmp = answer + ".tmp";
-    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
-      std::fprintf(f, "%s\n", port);
-      std::fclose(f);
-      std::rename(tmp.c_str(), answer.c_str());
-    }
+    std::string error;
+    std::string port = detail::sets::open_port(error);
+    if (port.empty()) return;  // the caller times out
+    detail::sets::write_whole(directory_.path() + "/.linkport." + self_.name + "." + caller, port + "\n");
     MPI_Comm inter = MPI_COMM_NULL;
-    const int code = MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-    MPI_Close_port(port);
+    const detail::sets::errors_returned quiet;
+    const int code = MPI_Comm_accept(port.data(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+    MPI_Close_port(port.data());
     if (code == MPI_SUCCESS) add_link(inter);
   }
 
@@ -944,31 +898,32 @@ class universe {
   // Disconnects, unpublishes, closes the port and removes the entry; never throws.
   void leave() noexcept {
     stop_progress_thread();
-    if (detail::sets::mpi_finalized()) {
+    if (mpi::detail::mpi_finalized()) {
       links_.clear();
       for (auto& [name, c] : connections_) c.comm.release();  // died with MPI
       if (comm_.rank() == 0 && self_.id != 0) try_release();
       return;
     }
-    // One order over all sets: by the pair of names, smaller first.
-    std::vector<std::pair<std::pair<std::string, std::string>, std::string>> order;
-    for (const auto& [name, c] : connections_)
-      order.push_back({std::minmax(name, self_.name), name});
-    std::sort(order.begin(), order.end());
+    // One order over all sets: by the pair of names, the smaller first.
+    std::vector<std::string> order;
+    for (const auto& [name, c] : connections_) order.push_back(name);
+    std::sort(order.begin(), order.end(), [this](const std::string& a, const std::string& b) {
+      return std::minmax(a, self_.name) < std::minmax(b, self_.name);
+    });
     // A set that is gone cannot take part in a disconnect: its handle is only freed. The
     // root decides for all ranks (they must all disconnect, or all not).
     std::vector<char> gone(order.size(), 0);
     if (comm_.rank() == 0)
       for (std::size_t i = 0; i < order.size(); ++i) {
         try {
-          gone[i] = !directory_.find(connections_[order[i].second].id);
+          gone[i] = !directory_.find(connections_[order[i]].id);
         } catch (...) {
         }
       }
     if (!gone.empty())
       MPI_Bcast(gone.data(), static_cast<int>(gone.size()), MPI_CHAR, 0, comm_.mpi_communicator());
     for (std::size_t i = 0; i < order.size(); ++i) {
-      MPI_Comm inter = connections_[order[i].second].comm.release();
+      MPI_Comm inter = connections_[order[i]].comm.release();
       if (gone[i])
         MPI_Comm_free(&inter);
       else
@@ -977,11 +932,6 @@ class universe {
     connections_.clear();
     free_links();
     if (comm_.rank() == 0) {
-      if (published_) {
-        const detail::sets::errors_returned quiet;
-        const std::string service = "nampi:" + self_.name;
-        MPI_Unpublish_name(service.c_str(), MPI_INFO_NULL, port_.c_str());
-      }
       close_port();
       if (self_.id != 0) try_release();
     }
