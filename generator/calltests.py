@@ -208,7 +208,10 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
                 "args": ", ".join(args),
                 "decls": decls,
                 "calls": calls,
-                "declare_result": primary_given,
+                # `result` exists where the call writes into it (the primary given as
+                # `result`) or returns into it; a primary given as the test's own variable
+                # (an in-place value) is checked by the test's own check.
+                "declare_result": primary_given and any(a.endswith("(result)") for a in args),
                 "assign_result": returns and not primary_given,
                 "statement": _several_statement(binding, form, call, given) if several else _statement(binding, call, prefix, test),
             }
