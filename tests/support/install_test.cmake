@@ -5,7 +5,7 @@
 #                  compiler wrapper and no C compiler (CC names none that exists), builds and
 #                  installs it, and checks that nampi-sets and the configured header are there
 # Also: WORK (a scratch folder, removed first), CXX (the MPI compiler wrapper), GENERATOR,
-# MAKE_PROGRAM, CONSUMER_SOURCE, MPIEXEC (a ;-list: launcher, its flags, one rank).
+# MAKE_PROGRAM, CONSUMER_SOURCE, MPIEXEC (the launch command of one rank, words joined by '|').
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -37,5 +37,6 @@ run("${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE}" -B "${WORK}/consumer" -G "${GENER
     "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}" "-DCMAKE_CXX_COMPILER=${CXX}"
     "-DCMAKE_PREFIX_PATH=${prefix}" "-DNAMPI_EXPECTED_PREFIX=${prefix}")
 run("${CMAKE_COMMAND}" --build "${WORK}/consumer")
-run(${MPIEXEC} "${WORK}/consumer/nampi_consumer")
+string(REPLACE "|" ";" launch "${MPIEXEC}")
+run(${launch} "${WORK}/consumer/nampi_consumer")
 file(REMOVE_RECURSE "${WORK}")
