@@ -5,7 +5,8 @@
 // Rank i owns the global positions [begin(i), begin(i + 1)) of the sorted sequence. A task is
 // a range of positions [lo, hi) and the range communicator of the ranks that own them (made in
 // O(1), no MPI call); a rank whose positions a split cuts belongs to both halves: a janus rank.
-// Each task: a pivot (the median of one sample per rank, by the range's allgatherv), a three-way
+// Each task: a pivot (the median of one sample per rank, weighted by its element count, by the
+// range's iallgather), a three-way
 // partition (less, equal, greater; the equal ones are already in place, so each half is smaller
 // and all-equal inputs end at once), positions by the range's exscan and allreduce, and each
 // element sent to the owner of its position. A task of one rank sorts locally. Each task is
@@ -13,7 +14,7 @@
 // iallgather, iexscan, iallreduce and probes), so a janus rank runs its two tasks at once,
 // as in RBC: neither half waits for the other's progress at a janus rank.
 //
-// Tags: the element messages use tags 32000 + 6 * depth + 3 * last + class on the parent
+// Tags: the element messages use tags 32000 + 6 * (depth % 64) + 3 * last + class on the parent
 // communicator (below the range collectives' 32752..32767); like those, they are reserved
 // there. `last`: whether the receiver is the last rank of the task. At one depth the tasks
 // cover disjoint positions, so two of them that share a rank share only that one, which is
@@ -35,7 +36,13 @@ namespace nampi {
 namespace detail::janus {
 
 inline constexpr int first_tag = 32000;
-inline constexpr int max_depth = (32752 - first_tag) / 6;
+// Depths share tags modulo tag_cycle, so recursion has no depth limit. A depth's messages
+// cannot be taken at another depth of the same tag: a rank sends at depth d only after the
+// task's allreduce of depth d completed, so every receiver of the task has entered depth d and
+// taken all of its messages of the depths before; tasks only shrink, so a receiver of depth d
+// was in the sender's task at every depth before. (6 tags per depth: 32000 + 6 * 64 stays
+// below the range collectives' 32752.)
+inline constexpr int tag_cycle = 64;
 
 // Which rank owns each global position: n positions over p ranks, balanced.
 struct layout {
@@ -85,21 +92,23 @@ class sorter {
   sorter(const RangeCommunicator& all, layout l, Compare comp)
       : all_(all), layout_(l), comp_(comp) {}
 
+  int deepest() const { return deepest_; }
+
   // The task [lo, hi) on `task` (ranks of `all_`, offset first_rank there): `mine` holds this
   // rank's elements of it; `out` gets those of its own positions in [lo, hi), sorted. A coroutine
   // whose every communication is nonblocking, so that a janus rank runs its two tasks at once.
   range_task solve(RangeCommunicator task, int first_rank, std::int64_t lo, std::int64_t hi,
                    std::vector<T> mine, int depth, std::vector<T>* out) {
+    deepest_ = std::max(deepest_, depth);
     if (task.size() == 1) {
       std::sort(mine.begin(), mine.end(), comp_);
       *out = std::move(mine);
       co_return MPI_SUCCESS;
     }
-    NAMPI_CHECK(depth < max_depth, "janus_sort: recursion deeper than %d levels", max_depth);
     using namespace nampi::params;
     const int last_rank = first_rank + task.size() - 1;  // in all_
     T pivot{};
-    co_await pick_pivot(task, mine, depth, pivot);
+    co_await pick_pivot(task, mine, depth, lo, pivot);
     // The three classes, in order, each as contiguous elements of `mine`.
     auto less_end =
         std::partition(mine.begin(), mine.end(), [&](const T& x) { return comp_(x, pivot); });
@@ -202,42 +211,72 @@ class sorter {
     return solve(task, low_rank, lo, hi, std::move(elements), depth + 1, &mine);
   }
 
-  // The median of one sample per rank that has elements: an element at a position that
-  // differs by rank and by level, so that a level does not pick what the one above picked.
+  // The median of one sample per rank, each weighted by how many elements its rank holds: an
+  // element at a position that differs by rank and by level, so that a level does not pick what
+  // the one above picked. The weights matter: unweighted, a rank holding the task's last
+  // position holds its largest element, and in a task of two ranks that element was the upper
+  // median every time, so the task shrank by one element per level.
   range_task pick_pivot(const RangeCommunicator& task, const std::vector<T>& mine, int depth,
-                        T& pivot) {
+                        std::int64_t lo, T& pivot) {
     using namespace nampi::params;
-    const std::vector<int> has{mine.empty() ? 0 : 1};
+    const std::vector<std::int64_t> held{static_cast<std::int64_t>(mine.size())};
     const std::vector<T> sample{
-        mine.empty() ? T{}
-                     : mine[(static_cast<std::size_t>(depth) * 2654435761u + task.rank() * 40503u) %
-                            mine.size()]};
-    std::vector<int> flags;
+        mine.empty() ? T{} : mine[sample_index(depth, lo, task.rank(), mine.size())]};
+    std::vector<std::int64_t> weights;
     std::vector<T> samples;
     {
-      auto pending = task.iallgather(send_buf(has));
-      co_await completed(pending, flags);
+      auto pending = task.iallgather(send_buf(held));
+      co_await completed(pending, weights);
     }
     {
       auto pending = task.iallgather(send_buf(sample));
       co_await completed(pending, samples);
     }
-    std::vector<T> real;
+    std::vector<std::size_t> real;  // the ranks that hold elements, by their sample
+    std::int64_t total = 0;
     for (std::size_t i = 0; i < samples.size(); ++i)
-      if (flags[i] != 0) real.push_back(samples[i]);
+      if (weights[i] > 0) {
+        real.push_back(i);
+        total += weights[i];
+      }
     NAMPI_CHECK(!real.empty(), "janus_sort: a task without elements");
-    std::nth_element(real.begin(), real.begin() + real.size() / 2, real.end(), comp_);
-    pivot = real[real.size() / 2];
+    std::sort(real.begin(), real.end(),
+              [&](std::size_t a, std::size_t b) { return comp_(samples[a], samples[b]); });
+    std::int64_t below = 0;
+    for (std::size_t i : real) {
+      below += weights[i];
+      if (2 * below >= total) {
+        pivot = samples[i];
+        break;
+      }
+    }
     co_return MPI_SUCCESS;
   }
 
-  // A level's element messages: one tag per depth, class, and whether the receiver is the
-  // task's last rank (a rank's two tasks at one depth: it is the last rank of one only).
-  static int tag_of(int depth, bool last, int c) { return first_tag + 6 * depth + 3 * last + c; }
+  // Where this rank samples its elements of the task at `lo`: a hash of the task and the rank
+  // (splitmix64), so that a level does not pick where the one above picked. (A linear formula
+  // in the depth alone kept hitting the smallest element of a rank whose elements shift by one
+  // per level: on sorted input the task shrank by one element per level.)
+  static std::size_t sample_index(int depth, std::int64_t lo, int rank, std::size_t size) {
+    std::uint64_t x = (static_cast<std::uint64_t>(lo) << 20) ^
+                      (static_cast<std::uint64_t>(depth) << 10) ^ static_cast<std::uint64_t>(rank);
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<std::size_t>((x ^ (x >> 31)) % size);
+  }
+
+  // A level's element messages: one tag per depth (modulo tag_cycle), class, and whether the
+  // receiver is the task's last rank (a rank's two tasks at one depth: it is the last rank of
+  // one only).
+  static int tag_of(int depth, bool last, int c) {
+    return first_tag + 6 * (depth % tag_cycle) + 3 * last + c;
+  }
 
   RangeCommunicator all_;
   layout layout_;
   Compare comp_;
+  int deepest_ = 0;  // the deepest level of a task of this rank
 };
 
 }  // namespace detail::janus
@@ -246,18 +285,21 @@ class sorter {
 // by `comp`: afterwards rank i holds floor(n/p) or ceil(n/p) elements (the first n % p
 // ranks one more), and their concatenation in rank order is sorted. T is a type with an MPI
 // datatype (nampi/types.hpp). Collective: every rank of `comm` calls it.
+// Returns the recursion depth this rank reached: its deepest task's level (0: the whole range
+// was one task of this rank, or there was nothing to sort).
 template <typename Comm, typename T, typename Compare = std::less<>>
-void janus_sort(const Comm& comm, std::vector<T>& data, Compare comp = {}) {
+int janus_sort(const Comm& comm, std::vector<T>& data, Compare comp = {}) {
   using namespace nampi::params;
   RangeCommunicator all = comm.range(first(0), last(comm.size() - 1));
   const std::int64_t n =
       all.allreduce_single(send_buf(static_cast<std::int64_t>(data.size())), op(std::plus<>{}));
-  if (n == 0) return;
+  if (n == 0) return 0;
   const detail::janus::layout layout{n, all.size()};
   detail::janus::sorter<T, Compare> sorter(all, layout, comp);
   std::vector<T> sorted;
   sorter.solve(all, 0, 0, n, std::move(data), 0, &sorted).run();
   data = std::move(sorted);
+  return sorter.deepest();
 }
 
 }  // namespace nampi
