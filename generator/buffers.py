@@ -15,7 +15,8 @@ def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
     """Each data buffer the MPI call takes, with the parameters MPI reads as its count and its
     datatype (None: a literal such as the 1 of a `_single` call, or none) and whether MPI uses it
     at the root only. From the MPI function's own parameters (spec/mpi/): a buffer is followed by
-    its count and datatype, or shares the next ones with the buffers after it (MPI_Allreduce)."""
+    its count and datatype, or shares the next ones with the buffers after it (MPI_Allreduce); a
+    window's memory (MPI_Win_create's base) by its size, counted in its own elements."""
     if len(form.mpi_params) != len(form.mpi_args):
         return []
     out = []
@@ -28,12 +29,32 @@ def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
         for a, m in pairs[i + 1 :]:
             if m.kind == "PARTITION" or (is_array(m) and "NUM_ELEM" in m.kind):
                 counted = True  # counts per rank or per partition: no one count of this buffer
-            elif "NUM_ELEM" in m.kind and not counted:
+            elif ("NUM_ELEM" in m.kind or m.kind == "WINDOW_SIZE") and not counted:
                 count, counted = (a if form.param(a) else None), True
             if m.kind == "DATATYPE":
                 datatype = a if form.param(a) and not is_array(m) else None
                 break
         out.append((arg, count, datatype, mp.root_only))
+    return out
+
+
+def one_element_buffers(form: Form) -> list[str]:
+    """The data buffers of which MPI reads or writes exactly one element: those without any count
+    argument before their datatype (MPI_Fetch_and_op, MPI_Compare_and_swap)."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    out = []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    for i, (arg, mp) in enumerate(pairs):
+        p = form.param(arg)
+        if mp.kind != "BUFFER" or p is None or not p.param.data:
+            continue
+        for _, m in pairs[i + 1 :]:
+            if "NUM_ELEM" in m.kind or m.kind in ("WINDOW_SIZE", "PARTITION"):
+                break
+            if m.kind == "DATATYPE":
+                out.append(arg)
+                break
     return out
 
 

@@ -92,6 +92,26 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                     + (" or omit it (it is returned)" if p.returned_if_omitted else ""),
                 }
             )
+    for p in form.params:
+        # One-sided buffers: MPI reads or writes them until the epoch's synchronization, after
+        # the call returned. A nonblocking call (rput) may own one moved in until wait().
+        kind = p.param.to_mpi
+        if kind not in ("lasting_pointer", "writable_pointer"):
+            continue
+        writable = kind == "writable_pointer" or form.written(p.name)
+        owned_ok = binding.returns_before_completion
+        cond = f"nampi::detail::variable_argument<{param_id(p.name)}, {'true' if writable else 'false'}, Args...>()"
+        if owned_ok:
+            cond = f"nampi::detail::variable_argument<{param_id(p.name)}, false, Args...>() ? {cond} : true"
+        what = "writes '{}'" if form.written(p.name) else ("exposes '{}' to other ranks" if writable else "reads '{}'")
+        out.append(
+            {
+                "cond": cond,
+                "msg": f"nampi: {label}: MPI {what.format(p.name)} after the call returns: give a "
+                + ("non-const variable" if writable else "variable")
+                + (", or move it in (the result keeps it until wait())" if owned_ok else ", not a temporary"),
+            }
+        )
     out += _serialized_checks(binding, form, label)
     out += element_checks(form, label)
     # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is

@@ -4,9 +4,9 @@ returns plain data: decisions and argument lists; templates/call_body.j2 spells 
 
 from __future__ import annotations
 
-from .buffers import partitioned_buffers, per_peer, typed_buffers
+from .buffers import one_element_buffers, partitioned_buffers, per_peer, typed_buffers
 from .checks import call_tag, check_struct_name, checks
-from .load import REQUEST_ARG
+from .load import RECEIVER_ARGS, REQUEST_ARG
 from .model import Binding, Form, FormParam
 from .spelling import have_macro, param_id
 
@@ -68,17 +68,25 @@ def _rules(binding: Binding, form: Form) -> list[dict]:
 
 
 def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False, pending: bool = False) -> str:
-    if arg == "comm":
-        return "ctx.comm"
+    if arg in RECEIVER_ARGS:
+        return f"ctx.{arg}"
     if arg == REQUEST_ARG:
         return REQUEST_ARG
     if arg.startswith("MPI_") or arg.isdigit():
         return arg
     owner, _, field = arg.partition(".")
+    if field and form.param(owner).param.to_mpi != "fields":
+        # A field the owner's converter gives (new_win.base: nampi::detail::to_mpi_new_win_base).
+        return f"nampi::detail::to_mpi_{form.param(owner).param.to_mpi}_{field}({owner})"
     if field:
         # A field of the slot's object (message.handle, message.status), passed by address.
         return f"&{owner}.get().{field}"
     to_mpi = form.param(arg).param.to_mpi
+    if to_mpi == "lasting_pointer" and form.written(arg):
+        # The same parameter where MPI writes it (get's origin_buf): writable as well.
+        return f"nampi::detail::to_mpi_writable_pointer({arg})"
+    if to_mpi == "element_bytes":
+        return f"nampi::detail::to_mpi_element_bytes<{form.element}>({arg})"
     if to_mpi == "op":
         # The handle is a temporary: a user op lives until the MPI call returns.
         return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
@@ -113,11 +121,19 @@ def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]
+    untyped = [  # counted in the buffer's own elements (a window's size)
+        ({b, c}, {"kind": "fit_check", "call": binding.name, "root": _root(form, root_only), "args": [b, c]})
+        for b, c, t, root_only in typed_buffers(form)
+        if c and not t
+    ]
     partitioned = [
         ({b, n, c, t}, {"kind": "fit_check", "call": binding.name, "root": None, "args": [b, c, t, f"{n}.get()"]})
         for b, n, c, t in partitioned_buffers(form)
     ]
-    return whole + partitioned
+    single = [  # MPI takes one element (fetch_and_op): the buffer must hold one
+        ({b}, {"kind": "fit_check", "call": binding.name, "root": None, "args": [b]}) for b in one_element_buffers(form)
+    ]
+    return whole + untyped + single + partitioned
 
 
 def _checked_rules(binding: Binding, form: Form) -> list[dict]:

@@ -25,6 +25,11 @@ from .yamlload import load_yaml, where_of
 
 # MPI arguments that are not parameters: the communicator and MPI constants.
 COMM_ARG = "comm"
+# The handle a call runs on (Binding.receiver): the communicator, or a window (nampi::Window<T>).
+RECEIVER_ARGS = (COMM_ARG, "win")
+# Fields of a parameter an MPI argument may name (<param>.<field>) besides `fields` ones: the
+# base address MPI_Win_allocate writes, kept by the window it creates.
+PARAM_FIELDS = {"new_win": ("base",)}
 # The last argument of a nonblocking MPI function (added by the generator, never written in YAML).
 REQUEST_ARG = "request"
 
@@ -163,7 +168,10 @@ def _entry_bindings(name: str, entry, where: Where) -> list[tuple[str, str, Wher
     out = [(name, "blocking", where)]
     for variant, variant_name in VARIANTS.items():
         if variant in entry:
-            out.append((variant_name(name), variant, where_of(entry, variant)))
+            named = entry.get(f"{variant}_name", variant_name(name))
+            out.append((named, variant, where_of(entry, variant)))
+    if "nonblocking_name" in entry and "nonblocking" not in entry:
+        raise SpecError(where_of(entry, "nonblocking_name"), f"{name}: nonblocking_name without nonblocking")
     return out
 
 
@@ -292,9 +300,10 @@ def _load_form(
     for i, arg in enumerate(entry["mpi_args"]):
         owner, _, field = arg.partition(".")
         fields = owner in by_name and by_name[owner].param.to_mpi == "fields"
-        if (arg in by_name and not fields) or (field and fields):
+        own_field = owner in by_name and field in PARAM_FIELDS.get(by_name[owner].param.to_mpi, ())
+        if (arg in by_name and not fields) or (field and fields) or own_field:
             args.append(arg)
-        elif arg == COMM_ARG or arg.startswith("MPI_") or arg.isdigit():
+        elif arg in RECEIVER_ARGS or arg.startswith("MPI_") or arg.isdigit():
             args.append(arg)
         elif fields:
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: '{owner}' is passed as its fields: write {owner}.<field>")
@@ -379,6 +388,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",
         large_count_reduce_local=_reduce_local(entry.get("large_count_fallback"), variant),
         large_count_alltoallw=entry.get("large_count_fallback") == "alltoallw" and variant != PARTITIONED,
+        receiver=next((a for a in entry["mpi_args"] if a in RECEIVER_ARGS), COMM_ARG),
     )
 
 
@@ -441,6 +451,13 @@ def load_bindings(root: Path, parameters, rules, mpi_functions: dict) -> tuple[l
                 bindings.append(
                     _load_binding(bname, name, variant, entry, path.stem, rel, parameters, rules, mpi_functions, bwhere)
                 )
+    receivers: dict[str, Binding] = {}
+    for b in bindings:  # one receiver per file: a file's calls are members of one class
+        first = receivers.setdefault(b.group, b)
+        if b.receiver != first.receiver:
+            raise SpecError(
+                b.where, f"{b.name}: runs on '{b.receiver}', but {first.name} in the same file runs on '{first.receiver}'"
+            )
     names = {b.name for b in bindings}
     for b in bindings:
         if b.serialized_via and b.serialized_via not in names:

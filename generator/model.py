@@ -16,6 +16,8 @@ ELEMENT_STORAGE = {
     # are the bytes of a serialized value (types.hpp: block_container).
     "block_of_element": "nampi::detail::block_container_t<{e}>",
     "element": "{e}",
+    # A window the call creates over elements of the call's type (nampi/window.hpp).
+    "window_of_element": "nampi::Window<{e}>",
 }
 
 
@@ -198,6 +200,9 @@ class Binding:
     # Without the twin, a reduction's large count is one element of a derived datatype reduced
     # by a wrapper op that runs MPI_Reduce_local on its pieces (large_count_reduction.hpp).
     large_count_reduce_local: bool = False
+    # The handle the call runs on, as mpi_args names it: "comm" (a member of nampi::Communicator)
+    # or "win" (of nampi::Window<T>, nampi/window.hpp); one per spec file.
+    receiver: str = "comm"
 
     @property
     def emulation_state(self) -> str | None:

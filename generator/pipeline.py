@@ -65,6 +65,7 @@ def render_all(root: Path) -> dict[str, str]:
         members = [b for b in spec.bindings if b.group == group]
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group,
+            mixed_into="nampi::Communicator" if members[0].receiver == "comm" else "nampi::Window<T>",
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
             bindings=[_binding_view(b, backends, mpi_functions) for b in members],
         )
@@ -75,7 +76,9 @@ def render_all(root: Path) -> dict[str, str]:
     out["include/nampi/generated/backends.hpp"] = env.get_template("backends.hpp.j2").render(
         backends=backends_view(backends, spec.bindings, mpi_functions, lambda b, f: cpp.call_tag(b, f).removeprefix("nampi::call::"))
     )
-    out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=groups)
+    # Communicator calls only: a window's group is nampi::Window<T>'s (nampi/window.hpp).
+    comm_groups = [g for g in groups if next(b for b in spec.bindings if b.group == g).receiver == "comm"]
+    out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=comm_groups)
     for plugin in load_plugins(root, spec.parameters, {b.name for b in spec.bindings}):
         out[f"include/nampi/generated/plugins/{plugin.name}.hpp"] = env.get_template("plugin.hpp.j2").render(
             p=plugin_view(plugin)

@@ -54,18 +54,18 @@ def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
 
 
 NEW_PARAMETERS = """
-win_size:
-  doc: The size in bytes of the memory a process exposes in a window (window creation).
+example_extent:
+  doc: An extent in bytes that no call takes (a test of the generator only).
   to_mpi: value
   takes: integer
   storage: MPI_Aint
-  factories: {in: win_size}
-disp_unit:
-  doc: The unit, in bytes, of the displacements into a window (window creation).
+  factories: {in: example_extent}
+example_unit:
+  doc: A unit in bytes that no call takes (a test of the generator only).
   to_mpi: value
   takes: integer
   storage: int
-  factories: {in: disp_unit}
+  factories: {in: example_unit}
 """
 
 
@@ -80,4 +80,4 @@ def test_adding_parameters_leaves_the_call_headers_alone(tmp_path):
     after = build(tmp_path)
     changed = sorted(name for name in after if before.get(name) != after[name])
     assert changed == ["include/nampi/generated/parameters.hpp"]
-    assert "disp_unit(T&& value)" in after["include/nampi/generated/parameters.hpp"]
+    assert "example_unit(T&& value)" in after["include/nampi/generated/parameters.hpp"]

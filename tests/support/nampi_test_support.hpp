@@ -8,6 +8,8 @@
 #include <map>
 #include <nampi/communicator.hpp>
 #include <nampi/range_communicator.hpp>
+#include <nampi/window.hpp>
+#include <set>
 #include <vector>
 
 namespace nampi_test {
@@ -19,6 +21,15 @@ inline MPI_Comm mpi_comm(const nampi::RangeCommunicator& comm) {
   return comm.parent_communicator();
 }
 inline int mpi_rank(const nampi::Communicator&, int r) { return r; }
+
+// A window's displacement unit, read with plain MPI (MPI_WIN_DISP_UNIT).
+template <typename T>
+int window_disp_unit(const nampi::Window<T>& win) {
+  void* value = nullptr;
+  int found = 0;
+  MPI_Win_get_attr(win.mpi_window(), MPI_WIN_DISP_UNIT, &value, &found);
+  return found != 0 ? *static_cast<int*>(value) : -1;
+}
 inline int mpi_rank(const nampi::RangeCommunicator& comm, int r) { return comm.parent_rank(r); }
 
 // {1, 2, ..., size}: rank r sends r + 1 elements.

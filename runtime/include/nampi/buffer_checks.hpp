@@ -124,6 +124,27 @@ template <typename Buffer, typename Count, typename TypeSlot>
   }
 }
 
+// The same for a count in the buffer's own elements (a window's size, win_create): checked
+// where nampi computed it, and a given one in builds with assertions.
+template <typename Buffer, typename Count>
+[[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer,
+                                              const Count& count) {
+  if constexpr (Count::computed || NAMPI_ASSERTION_LEVEL > 0) {
+    const auto n = static_cast<long long>(count.get());
+    NAMPI_CHECK(n >= 0 && static_cast<unsigned long long>(n) <= buffer.size(),
+                "%s: '%s' is %lld elements, but '%s' holds %zu", call, param_name(Count::id), n,
+                param_name(Buffer::id), static_cast<std::size_t>(buffer.size()));
+  }
+}
+
+// A buffer of which MPI takes one element (fetch_and_op, compare_and_swap) holds one:
+// checked in every build, as nampi, not the caller, gives MPI that count.
+template <typename Buffer>
+[[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer) {
+  NAMPI_CHECK(buffer.size() >= 1, "%s: '%s' is empty, but MPI takes one element of it", call,
+              param_name(Buffer::id));
+}
+
 // An array of one entry per rank (or neighbour): MPI reads n entries, so it
 // must hold them, and a longer one is read only that far. Checked in every
 // build: a C array has no length for MPI to check.

@@ -39,6 +39,18 @@ struct range_context;
 template <auto Function, typename... Args>
 void call_mpi(const range_context& ctx, const char* name, Args... args);
 
+// What the rules and the MPI calls of a call on a window (nampi/window.hpp) need: the call's
+// name for messages, and the window.
+struct window_context {
+  using request_type = MPI_Request;  // rput, rget, ...: a request per call
+  const char* call;
+  MPI_Win win;
+};
+template <auto Function, typename... Args>
+inline void call_mpi(const window_context&, const char* name, Args... args) {
+  check_mpi_code(name, Function(args...));
+}
+
 // The number of in- and out-neighbours of this process in the communicator's
 // topology: MPI_Topo_test, then one call that depends on the kind of topology
 // (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per
@@ -130,6 +142,12 @@ void size_of_per_partition(Out& out, const Ctx& ctx, const Buffer& buffer,
 template <typename Ctx, typename Out, typename Buffer>
 void type_of(Out& out, const Ctx&, const Buffer&) {
   out.set(mpi_datatype<detail::slot_element_t<Buffer>>());
+}
+
+// The size in bytes of a buffer's elements (a window's displacement unit).
+template <typename Ctx, typename Out, typename Buffer>
+void element_size_of(Out& out, const Ctx&, const Buffer&) {
+  out.set(static_cast<int>(sizeof(detail::slot_element_t<Buffer>)));
 }
 
 // The same value as another parameter.

@@ -18,6 +18,7 @@
 #include "nampi/range_communicator.hpp"
 #include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
+#include "nampi/window.hpp"
 #include "nampi/wtime.hpp"
 
 #endif  // C++20

@@ -20,6 +20,8 @@ namespace nampi {
 
 // Storage types of spec/parameters.yaml defined after the generated code that names them.
 class OwnedCommunicator;  // nampi/communicator.hpp
+template <typename T>
+class Window;  // nampi/window.hpp
 
 // Resize policies for buffers the call writes.
 struct no_resize {};      // the buffer must already be large enough (checked)
@@ -185,6 +187,20 @@ constexpr bool creates() {
   if constexpr (i < sizeof...(Args)) {
     using P = std::remove_cvref_t<nth_t<i, Args...>>;
     return P::direction != role::in && !std::is_reference_v<typename P::storage_type>;
+  } else {
+    return true;
+  }
+}
+
+// The argument of parameter Id is a variable (an lvalue), not a temporary; `writable`: nor
+// const. True where it is absent (one-sided buffers, spec/parameters.yaml lasting_pointer).
+template <auto Id, bool Writable, typename... Args>
+constexpr bool variable_argument() {
+  constexpr std::size_t i = index_of<Id, Args...>();
+  if constexpr (i < sizeof...(Args)) {
+    using S = typename std::remove_cvref_t<nth_t<i, Args...>>::storage_type;
+    return std::is_lvalue_reference_v<S> &&
+           (!Writable || !std::is_const_v<std::remove_reference_t<S>>);
   } else {
     return true;
   }

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <exception>
+#include <limits>
 #include <span>  // std::ranges::data/size/contiguous_range, lighter than <ranges>
 #include <string>
 #include <type_traits>
@@ -354,6 +355,44 @@ auto* to_mpi_pointer(Slot& slot) {
   return slot.data();
 }
 
+// One-sided buffers (spec/bindings/windows.yaml): MPI reads or writes them until the epoch's
+// synchronization, after the call returned, so a blocking call takes them only as lvalues
+// (a temporary dies at the end of the statement); a nonblocking one (rput, rget) may also own
+// one moved in, until wait(). One MPI writes (get's origin_buf, result_buf, win_create's
+// base) must be a non-const lvalue or owned.
+template <typename Slot>
+inline constexpr bool lasting_buffer = false;
+template <auto Id, typename Object>
+inline constexpr bool lasting_buffer<input_slot<Id, Object>> = std::is_lvalue_reference_v<Object>;
+template <auto Id, typename Object, bool HandBack>
+inline constexpr bool lasting_buffer<owned_input_slot<Id, Object, HandBack>> = true;
+
+template <typename Slot>
+inline constexpr bool writable_buffer = lasting_buffer<Slot>;
+template <auto Id, typename Object>
+inline constexpr bool writable_buffer<input_slot<Id, Object>> =
+    std::is_lvalue_reference_v<Object> && !std::is_const_v<std::remove_reference_t<Object>>;
+
+template <typename Slot>
+const auto* to_mpi_lasting_pointer(Slot& slot) {
+  static_assert(lasting_buffer<Slot>,
+                "nampi: MPI reads this one-sided buffer (origin_buf, compare_buf) until the "
+                "epoch's synchronization: give a variable, not a temporary (or move it into rput "
+                "or raccumulate, whose result keeps it until wait())");
+  return slot.data();
+}
+
+template <typename Slot>
+auto* to_mpi_writable_pointer(Slot& slot) {
+  static_assert(writable_buffer<Slot>,
+                "nampi: MPI writes this buffer (get's origin_buf, result_buf) or exposes it to "
+                "other ranks (win_create's base) after the call returns: give a non-const "
+                "variable, not a temporary or a const one (or move it into rget, whose result "
+                "keeps it until wait())");
+  using E = std::remove_const_t<std::remove_pointer_t<decltype(slot.data())>>;
+  return const_cast<E*>(slot.data());
+}
+
 // The same, never null for a buffer (see non_null).
 template <typename Slot>
 auto* to_mpi_non_null_pointer(Slot& slot) {
@@ -442,6 +481,53 @@ class new_comm_target {
 template <typename Slot>
 auto to_mpi_new_comm(Slot& slot) {
   return new_comm_target<typename Slot::object_type>(slot.get());
+}
+
+// A window a creation call makes (to_mpi: new_win): MPI writes the handle into this
+// temporary, which hands it to the slot's Window at the end of the call's full expression
+// (as new_comm_target does for communicators); nothing is adopted if the call failed.
+template <typename Owner>
+class new_win_target {
+ public:
+  explicit new_win_target(Owner& owner) noexcept : owner_(&owner) {}
+  new_win_target(const new_win_target&) = delete;
+  new_win_target& operator=(const new_win_target&) = delete;
+  ~new_win_target() noexcept(false) {
+    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
+  }
+
+  operator MPI_Win*() noexcept { return &handle_; }
+
+ private:
+  Owner* owner_;
+  MPI_Win handle_ = MPI_WIN_NULL;
+  int exceptions_ = std::uncaught_exceptions();
+};
+
+template <typename Slot>
+auto to_mpi_new_win(Slot& slot) {
+  return new_win_target<typename Slot::object_type>(slot.get());
+}
+
+// MPI_Win_allocate's baseptr argument: where the window's owner keeps it.
+template <typename Slot>
+void* to_mpi_new_win_base(Slot& slot) {
+  return slot.get().base_address();
+}
+
+// The number of bytes of `count` elements of E (to_mpi: element_bytes): a window's size,
+// given in elements of its type (comm.win_allocate<double>(size(n))). Checked in every build:
+// nampi computes it.
+template <typename E, typename Slot>
+MPI_Aint to_mpi_element_bytes(Slot& slot) {
+  const auto count = static_cast<long long>(c_value(slot.get()));
+  NAMPI_CHECK(
+      count >= 0 &&
+          static_cast<unsigned long long>(count) <=
+              static_cast<unsigned long long>(std::numeric_limits<MPI_Aint>::max()) / sizeof(E),
+      "%s: %lld elements of %zu bytes do not fit an MPI_Aint", param_name(Slot::id), count,
+      sizeof(E));
+  return static_cast<MPI_Aint>(count) * static_cast<MPI_Aint>(sizeof(E));
 }
 
 // The same for a nonblocking call (comm.idup()), whose new communicator may not be
