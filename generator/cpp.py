@@ -378,6 +378,7 @@ def binding_view(binding: Binding) -> dict:
     element_t = binding.regular.element_template
     return {
         "name": binding.name,
+        "member": binding.member,
         "have_macro": have_macro(binding.mpi),
         "impl_template_head": "template <typename T, typename... Args>" if element_t else "template <typename... Args>",
         "impl_targs": "<T>" if element_t else "",

@@ -25,8 +25,10 @@ from .yamlload import load_yaml, where_of
 
 # MPI arguments that are not parameters: the communicator and MPI constants.
 COMM_ARG = "comm"
-# The handle a call runs on (Binding.receiver): the communicator, or a window (nampi::Window<T>).
-RECEIVER_ARGS = (COMM_ARG, "win")
+# The handle a call runs on (Binding.receiver), as mpi_args names it, and the class whose
+# member the call is: the communicator, a window (nampi/window.hpp) or a file (nampi/file.hpp).
+RECEIVERS = {COMM_ARG: "nampi::Communicator", "win": "nampi::Window<T>", "fh": "nampi::File"}
+RECEIVER_ARGS = tuple(RECEIVERS)
 # Fields of a parameter an MPI argument may name (<param>.<field>) besides `fields` ones: the
 # base address MPI_Win_allocate writes, kept by the window it creates.
 PARAM_FIELDS = {"new_win": ("base",)}
@@ -389,7 +391,21 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         large_count_reduce_local=_reduce_local(entry.get("large_count_fallback"), variant),
         large_count_alltoallw=entry.get("large_count_fallback") == "alltoallw" and variant != PARTITIONED,
         receiver=next((a for a in entry["mpi_args"] if a in RECEIVER_ARGS), COMM_ARG),
+        member_name=_member_name(entry, name, variant),
     )
+
+
+def _member_name(entry, name: str, variant: str) -> str | None:
+    """`member: sync` names the C++ member of binding file_sync (and isync of file_isync...)."""
+    if "member" not in entry:
+        return None
+    member = entry["member"]
+    if variant == "blocking":
+        return member
+    prefix = {"nonblocking": "i"}.get(variant)
+    if variant == "nonblocking" and "nonblocking_name" not in entry:
+        return prefix + member
+    return None
 
 
 def _reduce_local(fallback: str | None, variant: str) -> bool:

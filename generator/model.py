@@ -203,6 +203,13 @@ class Binding:
     # The handle the call runs on, as mpi_args names it: "comm" (a member of nampi::Communicator)
     # or "win" (of nampi::Window<T>, nampi/window.hpp); one per spec file.
     receiver: str = "comm"
+    # The C++ member's name where it differs from the binding's (unique across the spec, as the
+    # check structs, tests and pages are named by it): File::sync is the binding file_sync.
+    member_name: str | None = None
+
+    @property
+    def member(self) -> str:
+        return self.member_name or self.name
 
     @property
     def emulation_state(self) -> str | None:

@@ -9,7 +9,7 @@ from . import availability
 from .coverage import render_coverage
 from .factories import factories
 from .backends import backends_view, lacking_check, load_backends, provided_bindings
-from .load import Spec, load_bindings, load_parameters, load_rules
+from .load import RECEIVERS, Spec, load_bindings, load_parameters, load_rules
 from .mpi_spec import load_mpi_entries
 from .plugins import load_plugins, plugin_doc_view, plugin_view
 from .pmpi import render_pmpi
@@ -65,7 +65,7 @@ def render_all(root: Path) -> dict[str, str]:
         members = [b for b in spec.bindings if b.group == group]
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group,
-            mixed_into="nampi::Communicator" if members[0].receiver == "comm" else "nampi::Window<T>",
+            mixed_into=RECEIVERS[members[0].receiver],
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
             bindings=[_binding_view(b, backends, mpi_functions) for b in members],
         )

@@ -3,13 +3,17 @@
 #pragma once
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
 #include <nampi/communicator.hpp>
+#include <nampi/file.hpp>
 #include <nampi/range_communicator.hpp>
 #include <nampi/window.hpp>
+#include <numeric>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace nampi_test {
@@ -21,6 +25,93 @@ inline MPI_Comm mpi_comm(const nampi::RangeCommunicator& comm) {
   return comm.parent_communicator();
 }
 inline int mpi_rank(const nampi::Communicator&, int r) { return r; }
+
+// A scratch file for a test of file calls: rank 0's temporary directory, a name with rank 0's
+// pid and `tag` (told to every rank); removed when the test ends (after a barrier, once every
+// rank closed it).
+class scratch_path {
+ public:
+  scratch_path(const nampi::Communicator& comm, const char* tag) : comm_(comm.mpi_communicator()) {
+    char name[512] = {};
+    if (comm.rank() == 0) {
+      const char* dir = std::getenv("TMPDIR");
+      std::snprintf(name, sizeof name, "%s/nampi-test-%ld-%s", dir != nullptr ? dir : "/tmp",
+                    static_cast<long>(getpid()), tag);
+      std::remove(name);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, comm_);
+    name_ = name;
+  }
+  scratch_path(const scratch_path&) = delete;
+  scratch_path& operator=(const scratch_path&) = delete;
+  ~scratch_path() {
+    MPI_Barrier(comm_);
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    if (rank == 0) std::remove(name_.c_str());
+  }
+  const std::string& name() const { return name_; }
+
+ private:
+  MPI_Comm comm_;
+  std::string name_;
+};
+
+// Writes `values` as the whole file at `path` (rank 0, with plain MPI), before every rank goes on.
+template <typename T>
+void write_whole_file(const nampi::Communicator& comm, const std::string& path,
+                      const std::vector<T>& values) {
+  if (comm.rank() == 0) {
+    MPI_File fh;
+    MPI_File_open(MPI_COMM_SELF, path.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                  &fh);
+    MPI_File_write_at(fh, 0, values.data(), static_cast<int>(values.size() * sizeof(T)), MPI_BYTE,
+                      MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+  }
+  MPI_Barrier(comm.mpi_communicator());
+}
+
+// The whole file as elements of T, read by every rank with plain MPI once every rank's writes
+// are visible (sync, barrier, sync); resets the file's view to bytes (collective).
+template <typename T>
+std::vector<T> read_whole_file(const nampi::File& file, const nampi::Communicator& comm) {
+  MPI_File fh = file.mpi_file();
+  MPI_File_sync(fh);
+  MPI_Barrier(comm.mpi_communicator());
+  MPI_File_sync(fh);
+  MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL);
+  MPI_Offset bytes = 0;
+  MPI_File_get_size(fh, &bytes);
+  std::vector<T> values(static_cast<std::size_t>(bytes) / sizeof(T));
+  MPI_File_read_at(fh, 0, values.data(), static_cast<int>(values.size() * sizeof(T)), MPI_BYTE,
+                   MPI_STATUS_IGNORE);
+  return values;
+}
+
+inline std::vector<int> iota_ints(int n) {
+  std::vector<int> v(static_cast<std::size_t>(n));
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+
+// Every rank's block {r, 10 r, 100 r}, in rank order (what the write tests write).
+inline std::vector<int> blocks_of_three(int size) {
+  std::vector<int> v;
+  for (int r = 0; r < size; ++r) v.insert(v.end(), {r, 10 * r, 100 * r});
+  return v;
+}
+
+// The blocks of three of `v`, sorted by their first element (blocks written in any order).
+inline std::vector<int> sorted_blocks_of_three(const std::vector<int>& v) {
+  std::vector<std::vector<int>> blocks;
+  for (std::size_t i = 0; i + 3 <= v.size(); i += 3)
+    blocks.emplace_back(v.begin() + i, v.begin() + i + 3);
+  std::sort(blocks.begin(), blocks.end());
+  std::vector<int> out;
+  for (const auto& b : blocks) out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
 
 // A window's displacement unit, read with plain MPI (MPI_WIN_DISP_UNIT).
 template <typename T>

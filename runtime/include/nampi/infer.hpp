@@ -51,6 +51,17 @@ inline void call_mpi(const window_context&, const char* name, Args... args) {
   check_mpi_code(name, Function(args...));
 }
 
+// The same for a call on a file (nampi/file.hpp).
+struct file_context {
+  using request_type = MPI_Request;  // iwrite_at, iread_at, ...: a request per call
+  const char* call;
+  MPI_File fh;
+};
+template <auto Function, typename... Args>
+inline void call_mpi(const file_context&, const char* name, Args... args) {
+  check_mpi_code(name, Function(args...));
+}
+
 // The number of in- and out-neighbours of this process in the communicator's
 // topology: MPI_Topo_test, then one call that depends on the kind of topology
 // (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per

@@ -11,6 +11,7 @@
 #include "nampi/datatype.hpp"
 #include "nampi/environment.hpp"
 #include "nampi/error.hpp"
+#include "nampi/file.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/group.hpp"
 #include "nampi/message.hpp"

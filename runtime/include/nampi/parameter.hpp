@@ -22,6 +22,7 @@ namespace nampi {
 class OwnedCommunicator;  // nampi/communicator.hpp
 template <typename T>
 class Window;  // nampi/window.hpp
+class File;    // nampi/file.hpp
 
 // Resize policies for buffers the call writes.
 struct no_resize {};      // the buffer must already be large enough (checked)

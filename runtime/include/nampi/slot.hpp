@@ -515,6 +515,50 @@ void* to_mpi_new_win_base(Slot& slot) {
   return slot.get().base_address();
 }
 
+// A file a call opens (to_mpi: new_file, nampi/file.hpp): as new_win_target. MPI_File_open
+// reports its errors by return code (a file's default error handler), so adopting it issues no
+// MPI call.
+template <typename Owner>
+class new_file_target {
+ public:
+  explicit new_file_target(Owner& owner) noexcept : owner_(&owner) {}
+  new_file_target(const new_file_target&) = delete;
+  new_file_target& operator=(const new_file_target&) = delete;
+  ~new_file_target() noexcept(false) {
+    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
+  }
+
+  operator MPI_File*() noexcept { return &handle_; }
+
+ private:
+  Owner* owner_;
+  MPI_File handle_ = MPI_FILE_NULL;
+  int exceptions_ = std::uncaught_exceptions();
+};
+
+template <typename Slot>
+auto to_mpi_new_file(Slot& slot) {
+  return new_file_target<typename Slot::object_type>(slot.get());
+}
+
+// A string argument (a file name, a data representation): a string literal, a const char*,
+// a std::string or a std::string_view (copied: MPI needs the terminating zero). The copy
+// lives in the argument until the MPI call returns.
+struct c_string_arg {
+  std::string owned;
+  const char* borrowed = nullptr;
+  operator const char*() const noexcept { return borrowed != nullptr ? borrowed : owned.c_str(); }
+};
+
+template <typename Slot>
+c_string_arg to_mpi_c_string(Slot& slot) {
+  const auto& value = slot.get();
+  if constexpr (std::is_convertible_v<decltype(value), const char*>)
+    return {{}, static_cast<const char*>(value)};
+  else
+    return {std::string(value), nullptr};
+}
+
 // The number of bytes of `count` elements of E (to_mpi: element_bytes): a window's size,
 // given in elements of its type (comm.win_allocate<double>(size(n))). Checked in every build:
 // nampi computes it.
