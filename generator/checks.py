@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 from .buffers import typed_buffers
-from .model import Binding, Form
+from .model import ELEMENT_STORAGE, Binding, Form
 from .spelling import has_param, form_label, param_id, provided
 
 
@@ -112,6 +112,16 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                 + (", or move it in (the result keeps it until wait())" if owned_ok else ", not a temporary"),
             }
         )
+    for p in form.params:
+        if p.param.header:  # its type's header is opt-in: a clear message where it is missing
+            probe = ELEMENT_STORAGE.get(p.param.storage, p.param.storage).format(e="int")
+            out.insert(
+                1,
+                {
+                    "cond": f"nampi::detail::complete_type<{probe}, Args...>()",
+                    "msg": f"nampi: {label}: #include <{p.param.header}> (it defines what the call returns)",
+                },
+            )
     out += _serialized_checks(binding, form, label)
     out += element_checks(form, label)
     # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is

@@ -69,6 +69,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             takes=entry.get("takes"),
             check=entry.get("check"),
             role=entry.get("role"),
+            header=entry.get("header"),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():

@@ -1,6 +1,7 @@
 // Misuse: get into a const buffer; MPI writes origin_buf.
 // expect-error: nampi: get: MPI writes 'origin_buf' after the call returns: give a non-const variable, not a temporary
 #include <nampi/nampi.hpp>
+#include <nampi/window.hpp>
 #include <vector>
 
 using namespace nampi::params;

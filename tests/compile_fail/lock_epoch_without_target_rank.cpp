@@ -1,6 +1,7 @@
 // Misuse: a lock epoch names no target.
 // expect-error: nampi: lock: missing required parameter 'target_rank'
 #include <nampi/nampi.hpp>
+#include <nampi/window.hpp>
 
 using namespace nampi::params;
 

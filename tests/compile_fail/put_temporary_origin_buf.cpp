@@ -2,6 +2,7 @@
 // synchronization, after the temporary died at the end of the statement.
 // expect-error: nampi: put: MPI reads 'origin_buf' after the call returns: give a variable, not a temporary
 #include <nampi/nampi.hpp>
+#include <nampi/window.hpp>
 #include <vector>
 
 using namespace nampi::params;

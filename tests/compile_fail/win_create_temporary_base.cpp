@@ -2,6 +2,7 @@
 // of the statement.
 // expect-error: nampi: win_create: MPI exposes 'base' to other ranks after the call returns: give a non-const variable, not a temporary
 #include <nampi/nampi.hpp>
+#include <nampi/window.hpp>
 #include <vector>
 
 using namespace nampi::params;

@@ -6,6 +6,7 @@
 // ctest-labels: ranks8
 #include <doctest/doctest.h>
 
+#include <nampi/file.hpp>
 #include <nampi/nampi.hpp>
 #include <string>
 #include <vector>

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <functional>
 #include <nampi/nampi.hpp>
+#include <nampi/window.hpp>
 #include <numeric>
 #include <set>
 #include <stdexcept>

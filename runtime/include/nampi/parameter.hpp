@@ -193,6 +193,13 @@ constexpr bool creates() {
   }
 }
 
+// Whether T is a complete type where a call is used: an opt-in header (nampi/window.hpp) that
+// defines a call's result type is included (spec/parameters.yaml `header`).
+template <typename T, typename... Args>
+constexpr bool complete_type() {
+  return requires { sizeof(T); };
+}
+
 // The argument of parameter Id is a variable (an lvalue), not a temporary; `writable`: nor
 // const. True where it is absent (one-sided buffers, spec/parameters.yaml lasting_pointer).
 template <auto Id, bool Writable, typename... Args>

@@ -455,90 +455,50 @@ const int* to_mpi_weights(Slot& slot) {
     return slot.data();
 }
 
-// A communicator the MPI call creates (to_mpi: new_comm). MPI writes the new
-// handle into this temporary, which lives until the end of the call's full
-// expression and then hands it to the slot's OwnedCommunicator: that one owns it
-// and reads its rank and size. If the MPI call failed (an exception is on its
-// way), there is nothing to adopt.
-template <typename Owner>
-class new_comm_target {
+// A handle the MPI call creates (to_mpi: new_comm, new_win, new_file). MPI writes the new
+// handle into this temporary, which lives until the end of the call's full expression and then
+// hands it to the slot's owner (an OwnedCommunicator, a Window, a File): that one owns it and
+// reads what it needs (a communicator's rank and size). If the MPI call failed (an exception
+// is on its way), there is nothing to adopt.
+template <typename Owner, typename Handle>
+class new_handle_target {
  public:
-  explicit new_comm_target(Owner& owner) noexcept : owner_(&owner) {}
-  new_comm_target(const new_comm_target&) = delete;
-  new_comm_target& operator=(const new_comm_target&) = delete;
-  ~new_comm_target() noexcept(false) {
+  new_handle_target(Owner& owner, Handle null) noexcept : owner_(&owner), handle_(null) {}
+  new_handle_target(const new_handle_target&) = delete;
+  new_handle_target& operator=(const new_handle_target&) = delete;
+  ~new_handle_target() noexcept(false) {
     if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
   }
 
-  operator MPI_Comm*() noexcept { return &handle_; }
+  operator Handle*() noexcept { return &handle_; }
 
  private:
   Owner* owner_;
-  MPI_Comm handle_ = MPI_COMM_NULL;
+  Handle handle_;
   int exceptions_ = std::uncaught_exceptions();
 };
 
 template <typename Slot>
 auto to_mpi_new_comm(Slot& slot) {
-  return new_comm_target<typename Slot::object_type>(slot.get());
+  return new_handle_target<typename Slot::object_type, MPI_Comm>(slot.get(), MPI_COMM_NULL);
 }
 
-// A window a creation call makes (to_mpi: new_win): MPI writes the handle into this
-// temporary, which hands it to the slot's Window at the end of the call's full expression
-// (as new_comm_target does for communicators); nothing is adopted if the call failed.
-template <typename Owner>
-class new_win_target {
- public:
-  explicit new_win_target(Owner& owner) noexcept : owner_(&owner) {}
-  new_win_target(const new_win_target&) = delete;
-  new_win_target& operator=(const new_win_target&) = delete;
-  ~new_win_target() noexcept(false) {
-    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
-  }
-
-  operator MPI_Win*() noexcept { return &handle_; }
-
- private:
-  Owner* owner_;
-  MPI_Win handle_ = MPI_WIN_NULL;
-  int exceptions_ = std::uncaught_exceptions();
-};
-
+// A window a creation call makes (nampi/window.hpp); MPI_Win_allocate also writes the base
+// address of the memory it allocated, where the window keeps it (its baseptr argument).
 template <typename Slot>
 auto to_mpi_new_win(Slot& slot) {
-  return new_win_target<typename Slot::object_type>(slot.get());
+  return new_handle_target<typename Slot::object_type, MPI_Win>(slot.get(), MPI_WIN_NULL);
 }
-
-// MPI_Win_allocate's baseptr argument: where the window's owner keeps it.
 template <typename Slot>
 void* to_mpi_new_win_base(Slot& slot) {
   return slot.get().base_address();
 }
 
-// A file a call opens (to_mpi: new_file, nampi/file.hpp): as new_win_target. MPI_File_open
-// reports its errors by return code (a file's default error handler), so adopting it issues no
-// MPI call.
-template <typename Owner>
-class new_file_target {
- public:
-  explicit new_file_target(Owner& owner) noexcept : owner_(&owner) {}
-  new_file_target(const new_file_target&) = delete;
-  new_file_target& operator=(const new_file_target&) = delete;
-  ~new_file_target() noexcept(false) {
-    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
-  }
-
-  operator MPI_File*() noexcept { return &handle_; }
-
- private:
-  Owner* owner_;
-  MPI_File handle_ = MPI_FILE_NULL;
-  int exceptions_ = std::uncaught_exceptions();
-};
-
+// A file file_open opens (nampi/file.hpp); it reports errors by return code (a file's default
+// error handler), so adopting it issues no MPI call.
 template <typename Slot>
 auto to_mpi_new_file(Slot& slot) {
-  return new_file_target<typename Slot::object_type>(slot.get());
+  return new_handle_target<typename Slot::object_type, MPI_File>(slot.get(), MPI_FILE_NULL);
 }
 
 // A string argument (a file name, a data representation): a string literal, a const char*,
