@@ -113,7 +113,7 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             }
         )
     for p in form.params:
-        if p.param.header:  # its type's header is opt-in: a clear message where it is missing
+        if p.param.header:  # its type's header is not the communicator's: one clear message where it is missing
             probe = ELEMENT_STORAGE.get(p.param.storage, p.param.storage).format(e="int")
             out.insert(
                 1,

@@ -45,7 +45,7 @@ class Parameter:
     # (selects the in-place form), root (the rank of root-only arguments), layout (a data
     # buffer's count, displacements or datatype, computed for a serialized buffer).
     role: str | None = None
-    # The header that defines its storage type where nampi/nampi.hpp does not include it
+    # The header that defines its storage type, which nampi/communicator.hpp does not include
     # (nampi/window.hpp, nampi/file.hpp): a call creating one checks it is included.
     header: str | None = None
 

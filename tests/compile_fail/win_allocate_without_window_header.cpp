@@ -1,9 +1,10 @@
-// Misuse: creating a window without its (opt-in) header: nampi/nampi.hpp leaves it out, as
-// most programs use no windows and its calls cost compile time. (Without the test PCH, which
-// includes every header: a compile-flags line turns it off.)
+// Misuse: creating a window where only nampi/communicator.hpp is included, not
+// nampi/window.hpp (nampi/nampi.hpp includes both). Without the test PCH, which includes every
+// header: a compile-flags line turns it off.
 // compile-flags: -Wall
 // expect-error: nampi: win_allocate: #include <nampi/window.hpp> (it defines what the call returns)
-#include <nampi/nampi.hpp>
+#include <nampi/communicator.hpp>
+#include <nampi/environment.hpp>
 
 using namespace nampi::params;
 

@@ -11,6 +11,7 @@
 #include "nampi/datatype.hpp"
 #include "nampi/environment.hpp"
 #include "nampi/error.hpp"
+#include "nampi/file.hpp"
 #include "nampi/generated/parameters.hpp"
 #include "nampi/group.hpp"
 #include "nampi/message.hpp"
@@ -18,6 +19,7 @@
 #include "nampi/range_communicator.hpp"
 #include "nampi/request_pool.hpp"
 #include "nampi/types.hpp"
+#include "nampi/window.hpp"
 #include "nampi/wtime.hpp"
 
 #endif  // C++20

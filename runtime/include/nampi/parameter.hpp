@@ -193,8 +193,8 @@ constexpr bool creates() {
   }
 }
 
-// Whether T is a complete type where a call is used: an opt-in header (nampi/window.hpp) that
-// defines a call's result type is included (spec/parameters.yaml `header`).
+// Whether T is a complete type where a call is used: the header that defines a call's result
+// type (nampi/window.hpp) is included (spec/parameters.yaml `header`).
 template <typename T, typename... Args>
 constexpr bool complete_type() {
   return requires { sizeof(T); };
