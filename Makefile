@@ -59,8 +59,9 @@ else ifeq ($(MPI),openmpi)
 else ifeq ($(MPI),debian-openmpi)
   MPI_LABEL := Open MPI 4.1.4 (Debian)
   # Open MPI 4.1's default one-sided component (osc rdma) cannot create a window
-  # on one process (MPI_ERR_WIN from MPI_Win_create on 1 rank); osc ucx can.
-  MPI_CMAKE_ARGS := "-DNAMPI_MPIEXEC_EXTRA_FLAGS=--mca;osc;ucx"
+  # on one process (MPI_ERR_WIN from MPI_Win_create on 1 rank); osc ucx can, but not a
+  # shared-memory one (MPI_ERR_INTERN from MPI_Win_allocate_shared): osc sm takes those.
+  MPI_CMAKE_ARGS := "-DNAMPI_MPIEXEC_EXTRA_FLAGS=--mca;osc;sm,ucx"
   MPI_CC := /usr/bin/mpicc.openmpi
   MPI_CXX := /usr/bin/mpicxx.openmpi
   MPI_EXEC := /usr/bin/mpiexec.openmpi
