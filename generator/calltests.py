@@ -12,6 +12,7 @@ import re
 from .cpp import describe_param
 from .spelling import factory_call, have_macro
 from .errors import SpecError
+from .load import RECEIVER_VARIABLES
 from .model import Binding, Form, FormParam, subsets
 
 
@@ -194,7 +195,7 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
             decls = [f"{p.storage} {p.name}_result{{}};" for p in returned_params(form)] + decls
             returns = primary_given = False
         prefix = "result = " if (returns and not primary_given) else ""
-        call = f"{test.get('receiver', 'comm')}.{binding.member}{test.get('template_args', '')}({', '.join(args)})"
+        call = binding.call_expression(test, args)
         omitted = [n for n in inferable if n not in given]
         name = f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: given {{{', '.join(given)}}}, omitted {{{', '.join(omitted)}}}"
         out.append(
@@ -266,7 +267,7 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
         "calls": _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology")), test, released=False),
-        "statement": _returned_statement(binding, f"{test.get('receiver', 'comm')}.{binding.member}{test.get('template_args', '')}({', '.join(args)})", test),
+        "statement": _returned_statement(binding, binding.call_expression(test, args), test),
         "value_checks": checks,
         # What the check reads: `result` (the primary), or each returned value in `<name>_result`.
         "results": [(f"{p.name}_result", access(p.name)) for p in returned_params(form)]
@@ -460,6 +461,6 @@ def doc_view(binding: Binding) -> dict:
                 "topology": TOPOLOGY_NAMES.get(test.get("topology")),
             }
         )
-    receiver = {"comm": "comm", "win": "win", "fh": "file"}[binding.receiver]
+    receiver = RECEIVER_VARIABLES[binding.receiver]
     return {"name": binding.member, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms,
             "test_file": binding.base or binding.name, "receiver": receiver}

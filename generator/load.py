@@ -28,6 +28,8 @@ COMM_ARG = "comm"
 # The handle a call runs on (Binding.receiver), as mpi_args names it, and the class whose
 # member the call is: the communicator, a window (nampi/window.hpp) or a file (nampi/file.hpp).
 RECEIVERS = {COMM_ARG: "nampi::Communicator", "win": "nampi::Window<T>", "fh": "nampi::File"}
+# The variable a call's example and tests name the receiver by (test.receiver, default comm).
+RECEIVER_VARIABLES = {COMM_ARG: "comm", "win": "win", "fh": "file"}
 RECEIVER_ARGS = tuple(RECEIVERS)
 # Fields of a parameter an MPI argument may name (<param>.<field>) besides `fields` ones: the
 # base address MPI_Win_allocate writes, kept by the window it creates.
@@ -397,15 +399,14 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
 
 
 def _member_name(entry, name: str, variant: str) -> str | None:
-    """`member: sync` names the C++ member of binding file_sync (and isync of file_isync...)."""
+    """`member: sync` names the C++ member of binding file_sync (and isync of file_isync, unless
+    nonblocking_name names that one)."""
     if "member" not in entry:
         return None
-    member = entry["member"]
     if variant == "blocking":
-        return member
-    prefix = {"nonblocking": "i"}.get(variant)
+        return entry["member"]
     if variant == "nonblocking" and "nonblocking_name" not in entry:
-        return prefix + member
+        return "i" + entry["member"]
     return None
 
 

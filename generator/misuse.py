@@ -49,7 +49,7 @@ def _required_args(form: Form, test: dict, skip: set[str]) -> list[str]:
 
 def _call(binding: Binding, args: list[str], test: dict) -> str:
     """An expression that issues the call and, for a nonblocking or persistent one, completes it."""
-    call = f"{test.get('receiver', 'comm')}.{binding.member}{test.get('template_args', '')}({', '.join(args)})"
+    call = binding.call_expression(test, args)
     if binding.variant == "nonblocking":
         return f"{call}.wait()"
     if binding.variant == "persistent":
@@ -177,7 +177,7 @@ def element_type_cases(binding: Binding, form: Form) -> list[dict]:
                 "message": msg,
                 "setup": test.get("setup", ""),
                 "comm_decl": _comm_decl(test).replace("nampi_misuse::duplicate_world()", "nampi::Communicator()"),
-                "call": f"{test.get('receiver', 'comm')}.{binding.member}{test.get('template_args', '')}({', '.join(args)})",
+                "call": binding.call_expression(test, args),
                 "source": binding.source,
                 "binding": binding.name,
             }

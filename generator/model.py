@@ -214,6 +214,10 @@ class Binding:
     def member(self) -> str:
         return self.member_name or self.name
 
+    def call_expression(self, test: dict, args: list[str]) -> str:
+        """The call as a test or an example writes it: `<receiver>.<member><T>(args)`."""
+        return f"{test.get('receiver', 'comm')}.{self.member}{test.get('template_args', '')}({', '.join(args)})"
+
     @property
     def emulation_state(self) -> str | None:
         """What the emulation of a missing twin keeps until the call completes (a nonblocking or

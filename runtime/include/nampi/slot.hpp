@@ -356,39 +356,17 @@ auto* to_mpi_pointer(Slot& slot) {
 }
 
 // One-sided buffers (spec/bindings/windows.yaml): MPI reads or writes them until the epoch's
-// synchronization, after the call returned, so a blocking call takes them only as lvalues
-// (a temporary dies at the end of the statement); a nonblocking one (rput, rget) may also own
-// one moved in, until wait(). One MPI writes (get's origin_buf, result_buf, win_create's
-// base) must be a non-const lvalue or owned.
-template <typename Slot>
-inline constexpr bool lasting_buffer = false;
-template <auto Id, typename Object>
-inline constexpr bool lasting_buffer<input_slot<Id, Object>> = std::is_lvalue_reference_v<Object>;
-template <auto Id, typename Object, bool HandBack>
-inline constexpr bool lasting_buffer<owned_input_slot<Id, Object, HandBack>> = true;
-
-template <typename Slot>
-inline constexpr bool writable_buffer = lasting_buffer<Slot>;
-template <auto Id, typename Object>
-inline constexpr bool writable_buffer<input_slot<Id, Object>> =
-    std::is_lvalue_reference_v<Object> && !std::is_const_v<std::remove_reference_t<Object>>;
-
+// synchronization, after the call returned. Each form's check (parameter.hpp:
+// variable_argument) admits only variables, or, in a nonblocking call, one the result owns;
+// so the pointer stays valid, and one MPI writes (get's origin_buf, result_buf, win_create's
+// base) points at non-const memory, which the input slot only shows as const.
 template <typename Slot>
 const auto* to_mpi_lasting_pointer(Slot& slot) {
-  static_assert(lasting_buffer<Slot>,
-                "nampi: MPI reads this one-sided buffer (origin_buf, compare_buf) until the "
-                "epoch's synchronization: give a variable, not a temporary (or move it into rput "
-                "or raccumulate, whose result keeps it until wait())");
   return slot.data();
 }
 
 template <typename Slot>
 auto* to_mpi_writable_pointer(Slot& slot) {
-  static_assert(writable_buffer<Slot>,
-                "nampi: MPI writes this buffer (get's origin_buf, result_buf) or exposes it to "
-                "other ranks (win_create's base) after the call returns: give a non-const "
-                "variable, not a temporary or a const one (or move it into rget, whose result "
-                "keeps it until wait())");
   using E = std::remove_const_t<std::remove_pointer_t<decltype(slot.data())>>;
   return const_cast<E*>(slot.data());
 }
