@@ -5,9 +5,9 @@
     .venv/bin/python bench/compile_time.py --mpi mpich --tree old=/tmp/wt   # + another checkout
 
 Compiles, with the exact commands of the bench build (build/bench-<mpi>/compile_commands.json,
-`-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and the include-only
-translation units of bench/compile/include_only/ (`#include <nampi/nampi.hpp>` against
-`#include <mpi.h>`). Each round compiles every unit once, one at a time, in a new order; the
+`-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and of every
+bench/compile/*/: include_only (`#include <nampi/nampi.hpp>` against `#include <mpi.h>`) and
+eight_allgathervs (eight instances of one call, what each costs once the headers are paid). Each round compiles every unit once, one at a time, in a new order; the
 figure is the median CPU time (user + system of the compiler and its children) over the rounds.
 This machine's speed drifts by tens of per cent within minutes, so only figures of one run are
 compared, and each nampi unit is also given as a ratio to its plain MPI twin of the same round.
@@ -40,7 +40,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-INCLUDE_ONLY = BENCH / "compile" / "include_only"
+COMPILE_UNITS = BENCH / "compile"  # <unit>/nampi.cpp and <unit>/mpi.cpp, compiled with the apps' flags
 
 
 def commands(build: Path) -> dict[str, dict]:
@@ -123,9 +123,10 @@ def main() -> int:
     units = {}
     for app in apps:
         units[f"apps/{app}"] = {"nampi": found[f"{app}/nampi"], "mpi": found[f"{app}/mpi"]}
-    # The include-only units take the flags of the first app's two commands.
+    # The units of bench/compile/ take the flags of the first app's two commands.
     first = units[f"apps/{apps[0]}"]
-    units["include_only"] = {v: with_source(first[v], INCLUDE_ONLY / f"{v}.cpp") for v in ("nampi", "mpi")}
+    for unit in sorted(d for d in COMPILE_UNITS.iterdir() if (d / "nampi.cpp").exists()):
+        units[unit.name] = {v: with_source(first[v], unit / f"{v}.cpp") for v in ("nampi", "mpi")}
     trees = {}
     for t in args.tree:
         name, _, path = t.partition("=")
