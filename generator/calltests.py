@@ -12,7 +12,6 @@ import re
 from .cpp import describe_param
 from .spelling import factory_call, have_macro
 from .errors import SpecError
-from .load import RECEIVER_VARIABLES
 from .model import Binding, Form, FormParam, subsets
 
 
@@ -461,6 +460,5 @@ def doc_view(binding: Binding) -> dict:
                 "topology": TOPOLOGY_NAMES.get(test.get("topology")),
             }
         )
-    receiver = RECEIVER_VARIABLES[binding.receiver]
     return {"name": binding.member, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms,
-            "test_file": binding.base or binding.name, "receiver": receiver}
+            "test_file": binding.base or binding.name, "receiver": binding.receiver_variable}

@@ -11,6 +11,7 @@ from .contracts import check_block_builder, check_converters, check_helpers
 from .errors import SpecError, Where
 from .model import (
     ELEMENT_STORAGE,
+    RECEIVERS,
     Binding,
     Form,
     FormParam,
@@ -25,12 +26,7 @@ from .yamlload import load_yaml, where_of
 
 # MPI arguments that are not parameters: the communicator and MPI constants.
 COMM_ARG = "comm"
-# The handle a call runs on (Binding.receiver), as mpi_args names it, and the class whose
-# member the call is: the communicator, a window (nampi/window.hpp) or a file (nampi/file.hpp).
-RECEIVERS = {COMM_ARG: "nampi::Communicator", "win": "nampi::Window<T>", "fh": "nampi::File"}
-# The variable a call's example and tests name the receiver by (test.receiver, default comm).
-RECEIVER_VARIABLES = {COMM_ARG: "comm", "win": "win", "fh": "file"}
-RECEIVER_ARGS = tuple(RECEIVERS)
+RECEIVER_ARGS = tuple(RECEIVERS)  # model.py
 # Fields of a parameter an MPI argument may name (<param>.<field>) besides `fields` ones: the
 # base address MPI_Win_allocate writes, kept by the window it creates.
 PARAM_FIELDS = {"new_win": ("base",)}

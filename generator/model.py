@@ -21,6 +21,13 @@ ELEMENT_STORAGE = {
 }
 
 
+# The handle a call runs on (Binding.receiver), as mpi_args names it, the class whose member
+# the call is (the communicator, a window: nampi/window.hpp, or a file: nampi/file.hpp), and
+# the variable the call's tests and examples name it by.
+RECEIVERS = {"comm": "nampi::Communicator", "win": "nampi::Window<T>", "fh": "nampi::File"}
+RECEIVER_VARIABLES = {"comm": "comm", "win": "win", "fh": "file"}
+
+
 @dataclass(frozen=True)
 class Parameter:
     name: str
@@ -203,8 +210,7 @@ class Binding:
     # Without the twin, a reduction's large count is one element of a derived datatype reduced
     # by a wrapper op that runs MPI_Reduce_local on its pieces (large_count_reduction.hpp).
     large_count_reduce_local: bool = False
-    # The handle the call runs on, as mpi_args names it: "comm" (a member of nampi::Communicator)
-    # or "win" (of nampi::Window<T>, nampi/window.hpp); one per spec file.
+    # The handle the call runs on, as mpi_args names it (RECEIVERS); one per spec file.
     receiver: str = "comm"
     # The C++ member's name where it differs from the binding's (unique across the spec, as the
     # check structs, tests and pages are named by it): File::sync is the binding file_sync.
@@ -214,9 +220,13 @@ class Binding:
     def member(self) -> str:
         return self.member_name or self.name
 
+    @property
+    def receiver_variable(self) -> str:
+        return RECEIVER_VARIABLES[self.receiver]
+
     def call_expression(self, test: dict, args: list[str]) -> str:
         """The call as a test or an example writes it: `<receiver>.<member><T>(args)`."""
-        return f"{test.get('receiver', 'comm')}.{self.member}{test.get('template_args', '')}({', '.join(args)})"
+        return f"{self.receiver_variable}.{self.member}{test.get('template_args', '')}({', '.join(args)})"
 
     @property
     def emulation_state(self) -> str | None:

@@ -9,7 +9,8 @@ from . import availability
 from .coverage import render_coverage
 from .factories import factories
 from .backends import backends_view, lacking_check, load_backends, provided_bindings
-from .load import RECEIVERS, Spec, load_bindings, load_parameters, load_rules
+from .load import Spec, load_bindings, load_parameters, load_rules
+from .model import RECEIVERS
 from .mpi_spec import load_mpi_entries
 from .plugins import load_plugins, plugin_doc_view, plugin_view
 from .pmpi import render_pmpi
