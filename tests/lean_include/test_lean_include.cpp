@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   expect(comm.allreduce_single(send_buf(rank), op(std::plus<>{})) == size * (size - 1) / 2,
          "allreduce_single");
 
-  // Nonblocking: the result owns its buffer until wait().
+  // Nonblocking: the result owns the receive buffer it returns at wait().
   const std::vector<int> own{rank};
   auto pending = comm.iallgather(send_buf(own));
   const std::vector<int> ranks = pending.wait();
