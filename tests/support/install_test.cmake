@@ -1,5 +1,6 @@
 # The install tests (tests/CMakeLists.txt), run with `cmake -D... -P`: nampi installed into a
-# fresh prefix, tests/support/consumer built against it with find_package(nampi) alone, and run.
+# fresh prefix, tests/support/consumer built against it with find_package(nampi) alone (also
+# with the README's precompiled header), and its programs run.
 #   MODE=consumer  installs the build tree under test (BUILD_DIR)
 #   MODE=package   the README's commands: configures SOURCE_DIR with nothing but the MPI
 #                  compiler wrapper and no C compiler (CC names none that exists), builds and
@@ -38,5 +39,7 @@ run("${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE}" -B "${WORK}/consumer" -G "${GENER
     "-DCMAKE_PREFIX_PATH=${prefix}" "-DNAMPI_EXPECTED_PREFIX=${prefix}")
 run("${CMAKE_COMMAND}" --build "${WORK}/consumer")
 string(REPLACE "|" ";" launch "${MPIEXEC}")
-run(${launch} "${WORK}/consumer/nampi_consumer")
+foreach(program nampi_consumer nampi_consumer_pch nampi_consumer_pch_reused)
+  run(${launch} "${WORK}/consumer/${program}")
+endforeach()
 file(REMOVE_RECURSE "${WORK}")
