@@ -231,6 +231,15 @@ TEST_CASE("counts arrays shorter than the communicator throw before any MPI call
     negative[0] = -1;
     CHECK_USAGE_ERROR(comm.allgatherv(send_buf(data), recv_counts(negative)),
                       "allgatherv: 'recv_counts' holds a negative count");
+    // Also where every prefix stays non-negative: {3, -2, ...} scans to {0, 3, 1, ...}, and
+    // the buffer sized from the last block would be too small for the first.
+    std::vector<int> hidden(p, 1);
+    hidden[0] = 3;
+    hidden[1] = -2;
+    CHECK_USAGE_ERROR(comm.allgatherv(send_buf(data), recv_counts(hidden)),
+                      "allgatherv: 'recv_counts' holds a negative count");
+    CHECK_USAGE_ERROR(comm.alltoallv(send_buf(data), send_counts(hidden)),
+                      "alltoallv: 'send_counts' holds a negative count");
   }
   if (p >= 3) {  // the third block starts at 2 * INT_MAX, beyond an int displacement
     const std::vector<int> huge(p, std::numeric_limits<int>::max());

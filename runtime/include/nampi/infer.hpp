@@ -167,23 +167,31 @@ void same_as(Out& out, const Ctx&, const Source& source) {
   out.set(detail::c_value(source.get()));
 }
 
-// Displacements as the exclusive prefix sum of counts, each checked to lie in
-// [0, the largest Displ] (one unsigned compare: a negative sum, from a negative
-// count, wraps above the bound). MPI writes through the receive displacements.
+// Displacements as the exclusive prefix sum of counts. Each displacement must lie in
+// [0, the largest Displ] and each count must not be negative: a negative count can hide
+// behind non-negative prefixes ({5, -2, 1} scans to {0, 5, 3}, and a buffer sized from the
+// last block would hold 4 elements for the first block's 5). Both in one unsigned compare:
+// the largest Displ is 2^k - 1, so the OR of the two stays within it exactly when both do,
+// and a negative value converts to one above it. With no negative count the last block
+// ends last, as size_extent relies on. MPI writes through the receive displacements.
 template <typename Ctx, typename Out, typename Counts>
 inline void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
   const std::size_t n = counts.size();
   out.resize_for(n, ctx.call, always_checked{});
   using Displ = std::remove_cvref_t<decltype(*out.data())>;
   constexpr auto bound = static_cast<unsigned long long>(std::numeric_limits<Displ>::max());
+  static_assert((bound & (bound + 1)) == 0, "the largest Displ is 2^k - 1");
   Displ* displs = out.data();
   const auto* count = counts.data();
   MPI_Count next = 0;  // int counts may sum beyond an int
   for (std::size_t i = 0; i < n; ++i) {
-    if (static_cast<unsigned long long>(next) > bound) [[unlikely]]
-      detail::throw_bad_displacements(ctx.call, param_name(Counts::id), next < 0, next);
+    const auto this_count = static_cast<MPI_Count>(count[i]);
+    if ((static_cast<unsigned long long>(next) | static_cast<unsigned long long>(this_count)) >
+        bound) [[unlikely]]
+      detail::throw_bad_displacements(ctx.call, param_name(Counts::id),
+                                      next < 0 || this_count < 0, next);
     displs[i] = static_cast<Displ>(next);
-    next += static_cast<MPI_Count>(count[i]);
+    next += this_count;
   }
 }
 
