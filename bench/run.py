@@ -30,6 +30,9 @@ import callgrind
 import loc
 
 BENCH = Path(__file__).resolve().parent
+# Results other tools write beside the benchmarks' (bench/compile_time.py, bench/global_bench.py):
+# a full run replaces its own stale files, not these.
+OTHER_TOOLS_RESULTS = {"compile_time.json", "global.json"}
 ROOT = BENCH.parent
 VARIANTS = ("nampi", "mpi")
 FATAL = "nampi_fatal"  # nampi.cpp built with NAMPI_ERRORS_ARE_FATAL (callgrind only)
@@ -482,7 +485,8 @@ def full(benches: list[Bench], mpi: MPI, build: Path, results: Path, args) -> in
     out_dir = results / mpi.name
     if not args.only and out_dir.exists():
         for old in out_dir.glob("*.json"):
-            old.unlink()
+            if old.name not in OTHER_TOOLS_RESULTS:
+                old.unlink()
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, rec in records.items():
         (out_dir / f"{name}.json").write_text(json.dumps(rec, indent=1) + "\n")
