@@ -10,8 +10,9 @@ bench/compile/*/: include_only (`#include <nampi/nampi.hpp>` against `#include <
 include_lean (the README's lighter include: <nampi/communicator.hpp> and
 <nampi/environment.hpp>), eight_allgathervs (eight instances of one call: what each costs
 once the headers are paid) and vector_allgather_headers (that app's plain MPI program with
-<nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). Each round compiles every unit once, one at a time, in a new order;
-the figure is the median CPU time (user + system of the compiler and its children) over the rounds.
+<nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). Each round
+compiles every unit once, one at a time, in a new order; the figure is the median CPU time
+(user + system of the compiler and its children) over the rounds.
 This machine's speed drifts by tens of per cent within minutes, so only figures of one run are
 compared, and each nampi unit is also given as a ratio to its plain MPI twin of the same round.
 

@@ -30,10 +30,10 @@ import callgrind
 import loc
 
 BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
 # Results other tools write beside the benchmarks' (bench/compile_time.py, bench/global_bench.py):
 # a full run replaces its own stale files, not these.
 OTHER_TOOLS_RESULTS = {"compile_time.json", "global.json"}
-ROOT = BENCH.parent
 VARIANTS = ("nampi", "mpi")
 FATAL = "nampi_fatal"  # nampi.cpp built with NAMPI_ERRORS_ARE_FATAL (callgrind only)
 TOGGLE = "*bench::measure*"  # callgrind counts only inside bench::measure (see README)

@@ -26,7 +26,7 @@ from .yamlload import load_yaml, where_of
 
 # MPI arguments that are not parameters: the communicator and MPI constants.
 COMM_ARG = "comm"
-RECEIVER_ARGS = tuple(RECEIVERS)  # model.py
+RECEIVER_ARGS = tuple(RECEIVERS)
 # Fields of a parameter an MPI argument may name (<param>.<field>) besides `fields` ones: the
 # base address MPI_Win_allocate writes, kept by the window it creates.
 PARAM_FIELDS = {"new_win": ("base",)}

@@ -7,6 +7,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .errors import SpecError, Where
 
@@ -21,11 +22,18 @@ ELEMENT_STORAGE = {
 }
 
 
-# The handle a call runs on (Binding.receiver), as mpi_args names it, the class whose member
-# the call is (the communicator, a window: nampi/window.hpp, or a file: nampi/file.hpp), and
-# the variable the call's tests and examples name it by.
-RECEIVERS = {"comm": "nampi::Communicator", "win": "nampi::Window<T>", "fh": "nampi::File"}
-RECEIVER_VARIABLES = {"comm": "comm", "win": "win", "fh": "file"}
+class Receiver(NamedTuple):
+    cpp_class: str  # whose member the call is
+    variable: str  # what the call's tests and examples name it
+
+
+# The handle a call runs on (Binding.receiver), as mpi_args names it: the communicator, a
+# window (nampi/window.hpp) or a file (nampi/file.hpp).
+RECEIVERS = {
+    "comm": Receiver("nampi::Communicator", "comm"),
+    "win": Receiver("nampi::Window<T>", "win"),
+    "fh": Receiver("nampi::File", "file"),
+}
 
 
 @dataclass(frozen=True)
@@ -222,7 +230,7 @@ class Binding:
 
     @property
     def receiver_variable(self) -> str:
-        return RECEIVER_VARIABLES[self.receiver]
+        return RECEIVERS[self.receiver].variable
 
     def call_expression(self, test: dict, args: list[str]) -> str:
         """The call as a test or an example writes it: `<receiver>.<member><T>(args)`."""

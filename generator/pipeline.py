@@ -66,7 +66,7 @@ def render_all(root: Path) -> dict[str, str]:
         members = [b for b in spec.bindings if b.group == group]
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group,
-            mixed_into=RECEIVERS[members[0].receiver],
+            mixed_into=RECEIVERS[members[0].receiver].cpp_class,
             source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
             bindings=[_binding_view(b, backends, mpi_functions) for b in members],
         )
