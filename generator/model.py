@@ -50,6 +50,9 @@ class Parameter:
     # MPI calls its conversion issues at every call (to_mpi new_comm: the new communicator's
     # rank and size); counted in the expected calls whether the caller gives it or not.
     mpi_calls: dict = field(default_factory=dict)
+    # MPI calls its conversion issues on top of mpi_calls in a blocking call only (new_comm:
+    # nampi's own context of the new communicator; idup's wait() adopts it without one).
+    blocking_mpi_calls: dict = field(default_factory=dict)
     # What a value given to its `in` factory must be (integer, int_array, datatype_array,
     # op); None: not checked by the factory.
     takes: str | None = None
@@ -163,13 +166,17 @@ class Form:
         present = [name in given or name in asked_back for name in self.all_or_none]
         return all(present) or not any(present)
 
-    def expected_calls(self, mpi_function: str, computed: set[str], topology: str | None = None) -> dict[str, int]:
+    def expected_calls(self, mpi_function: str, computed: set[str], topology: str | None = None,
+                       blocking: bool = True) -> dict[str, int]:
         """The exact multiset of MPI calls when the rules of `computed` run
         (parameters omitted, asked back, or written by the call), on a communicator
-        with the given topology (needed by rules whose calls depend on it)."""
+        with the given topology (needed by rules whose calls depend on it), in a blocking
+        call or not."""
         calls: Counter = Counter({mpi_function: 1})
         for p in self.params:
             calls.update(p.param.mpi_calls)
+            if blocking:
+                calls.update(p.param.blocking_mpi_calls)
         for p, rule_call in self.rule_order:
             if p.name in computed:
                 calls.update(rule_call.rule.mpi_calls)

@@ -676,11 +676,22 @@ def test_generated_neighbor_test_counts_the_topology_calls(built):
 
 def test_new_communicator_adoption_is_counted(spec):
     form = _binding(spec, "cart_create").regular
-    # Everything given: the MPI call, then the new communicator's rank and size.
+    # Everything given: the MPI call, then the new communicator's rank and size, and nampi's own
+    # context of it (MPI_Comm_dup, MPI_Comm_set_attr).
+    own_context = {"MPI_Comm_dup": 1, "MPI_Comm_set_attr": 1}
     assert form.expected_calls("MPI_Cart_create", set()) == {
-        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1}
+        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, **own_context}
     assert form.expected_calls("MPI_Cart_create", {"dims", "periods", "reorder", "new_comm"}) == {
-        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1}
+        "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1, **own_context}
+
+
+def test_a_nonblocking_call_adopts_its_new_communicator_without_a_context(spec):
+    # idup's wait() adopts the communicator: no collective MPI_Comm_dup there (blocking_mpi_calls).
+    form = _binding(spec, "dup").regular
+    assert form.expected_calls("MPI_Comm_idup", set(), blocking=False) == {
+        "MPI_Comm_idup": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1}
+    assert form.expected_calls("MPI_Comm_dup", set()) == {
+        "MPI_Comm_dup": 2, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1, "MPI_Comm_size": 1}
 
 
 def test_either_cases_always_give_one_of_the_two(spec):
@@ -697,7 +708,8 @@ def test_either_cases_always_give_one_of_the_two(spec):
     back = requested_back_case(binding, form)
     # dims is asked back, so ndims is given; the rest is omitted.
     assert back["args"] == "ndims(2), dims_out()"
-    assert back["calls"] == {"MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1}
+    assert back["calls"] == {"MPI_Cart_create": 1, "MPI_Comm_dup": 1, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1,
+                             "MPI_Comm_size": 1, "MPI_Dims_create": 1}
 
 
 def test_all_or_none_cases_give_both_weights_or_neither(spec):

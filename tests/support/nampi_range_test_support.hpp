@@ -14,8 +14,8 @@
 
 namespace nampi_test {
 
-// A range of the world: ranks first, first + stride, ... up to last; with tag(tag) (no_tag:
-// the reserved tags). then_barrier: the ranks wait for each other after it, or (false) the
+// A range of the world: ranks first, first + stride, ... up to last; with tag(tag) unless
+// no_tag. then_barrier: the ranks wait for each other after it, or (false) the
 // next range runs at once, overlapping this one in time.
 struct range_shape {
   const char* name;
@@ -28,14 +28,15 @@ struct range_shape {
 
 // The whole world, its upper half (overlapping the world), the even and the odd ranks, one
 // after the other; then two overlapping ranges at once: the even ranks and the upper half,
-// each on a tag of its own (a process in both runs the even ranks' call first, as every
-// process lists them in this order).
+// without tags (their collectives' own tags tell them apart; a process in both runs the even
+// ranks' call first, as every process lists them in this order).
 inline std::vector<range_shape> range_shapes(int size) {
   std::vector<range_shape> out{{"world", 0, size - 1, 1}, {"upper half", size / 2, size - 1, 1}};
   if (size > 1) out.push_back({"even ranks", 0, size - 1, 2});
   if (size > 2) out.push_back({"odd ranks", 1, size - 1, 2});
-  out.push_back({"even ranks, at once with the next", 0, size - 1, 2, 1001, false});
-  out.push_back({"upper half, at once with the one before", size / 2, size - 1, 1, 1002});
+  out.push_back({"even ranks, at once with the next", 0, size - 1, 2,
+                 nampi::detail::range_handle::no_tag, false});
+  out.push_back({"upper half, at once with the one before", size / 2, size - 1, 1});
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "nampi/call_support.hpp"
 #include "nampi/generated/all_calls.hpp"
 #include "nampi/mpi/handles.hpp"
+#include "nampi/own_context.hpp"
 
 namespace nampi {
 
@@ -34,11 +35,14 @@ class Communicator : public generated::all_calls<Communicator> {
   // that calls never ask MPI for them again. MPI_COMM_NULL gives a null
   // communicator (is_null()), as the ranks a new communicator leaves out get:
   // MPI cannot tell its rank and size.
+  // Its own context (nampi/own_context.hpp) is looked up too: none for MPI_COMM_WORLD, one
+  // MPI_Comm_get_attr for another communicator (none if nampi made no context yet).
   explicit Communicator(MPI_Comm comm) : comm_(comm) {
     if (comm_ == MPI_COMM_NULL)
       set_null();
     else
       read_rank_and_size();
+    context_ = detail::find_own_context(comm_);
   }
   // A view of the typed layer's handle (nampi::mpi::comm, or an owner such as
   // the unique_comm that nampi::mpi::comm_split returns, which keeps owning it).
@@ -93,20 +97,27 @@ class Communicator : public generated::all_calls<Communicator> {
     return {call, comm_, rank_, size_};
   }
 
+  // nampi's own context of this communicator (nampi/own_context.hpp), or nullptr where it
+  // has none (a communicator made without nampi).
+  detail::own_context* own_context() const noexcept { return context_; }
+
  protected:
   struct null_tag {};
   explicit Communicator(null_tag) noexcept : comm_(MPI_COMM_NULL), rank_(MPI_UNDEFINED), size_(0) {}
 
-  // Points this object at `comm` and reads its rank and size (none for MPI_COMM_NULL).
+  // Points this object at `comm` and reads its rank and size (none for MPI_COMM_NULL). An
+  // adopted communicator is new to nampi: it has no own context unless adopt_created makes one.
   void assign(MPI_Comm comm) {
     set_null();
     comm_ = comm;
     if (comm_ != MPI_COMM_NULL) read_rank_and_size();
   }
+  void context_of_created(detail::own_context* context) noexcept { context_ = context; }
   void set_null() noexcept {
     comm_ = MPI_COMM_NULL;
     rank_ = MPI_UNDEFINED;
     size_ = 0;
+    context_ = nullptr;
   }
 
  private:
@@ -118,6 +129,7 @@ class Communicator : public generated::all_calls<Communicator> {
   MPI_Comm comm_;
   int rank_ = 0;
   int size_ = 1;
+  detail::own_context* context_ = nullptr;
 };
 
 // A communicator this object owns: move-only, freed with MPI_Comm_free by its
@@ -165,6 +177,16 @@ class OwnedCommunicator : public Communicator {
     set_null();
     owner_ = mpi::unique_comm(mpi::comm(comm));
     assign(comm);
+  }
+
+  // adopt() for a communicator a nampi call just created (slot.hpp: to_mpi_new_comm), with
+  // nampi's own context made for it: its processes are in the creating call together, so
+  // the context's MPI_Comm_dup costs no extra synchronisation point in the program's order.
+  void adopt_created(MPI_Comm comm) {
+    set_null();
+    owner_ = mpi::unique_comm(mpi::comm(comm));
+    assign(comm);
+    context_of_created(detail::make_own_context(comm));
   }
 
   // For a call that creates the communicator when it completes (comm.idup(),

@@ -5,6 +5,7 @@
 
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
+#include "nampi/own_context.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi {
@@ -43,6 +44,7 @@ class Environment {
     // visible).
     detail::type_registry().free_all();
     detail::op_registry().free_all();
+    detail::free_world_own_context();
     MPI_Finalize();
   }
 
@@ -86,6 +88,9 @@ class Environment {
       detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF,
                        MPI_ERRORS_RETURN);
     }
+    // nampi's own context of MPI_COMM_WORLD (nampi/own_context.hpp): one MPI_Comm_dup, here
+    // where every process is anyway; range collectives and nampi's algorithms send on it.
+    detail::make_own_context(MPI_COMM_WORLD);
   }
 
   bool owns_mpi_ = false;

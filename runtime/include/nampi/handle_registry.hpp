@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "nampi/atomic_cell.hpp"
+#include "nampi/own_context.hpp"
 #include "nampi/std_parts.hpp"
 
 namespace nampi::detail {
@@ -68,6 +69,7 @@ inline HandleRegistry<MPI_Op>& op_registry() {
 inline int free_registered_handles(MPI_Comm, int, void*, void*) {
   type_registry().free_all();
   op_registry().free_all();
+  free_world_own_context();
   return MPI_SUCCESS;
 }
 

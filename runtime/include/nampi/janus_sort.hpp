@@ -14,9 +14,10 @@
 // iallgather, iexscan, iallreduce and probes), so a janus rank runs its two tasks at once,
 // as in RBC: neither half waits for the other's progress at a janus rank.
 //
-// Tags: the element messages use tags 32000 + 6 * (depth % 64) + 3 * last + class on the parent
-// communicator (below the range collectives' 32752..32767); like those, they are reserved
-// there. `last`: whether the receiver is the last rank of the task. At one depth the tasks
+// Messages: all of them, the tasks' collectives and the element messages, go on nampi's own
+// context of the communicator (nampi/own_context.hpp), so none meets a message of the program.
+// The element messages use its tags 6 * (depth % 64) + 3 * last + class (own_tags::janus_first
+// on; the range collectives' tags lie above own_tags::collective_tags_begin). `last`: whether the receiver is the last rank of the task. At one depth the tasks
 // cover disjoint positions, so two of them that share a rank share only that one, which is
 // the last rank of one and the first of the other: their messages never match each other's,
 // not even the rank's messages to itself (the wildcard receive takes only messages from
@@ -35,13 +36,13 @@
 namespace nampi {
 namespace detail::janus {
 
-inline constexpr int first_tag = 32000;
+inline constexpr int first_tag = detail::own_tags::janus_first;
 // Depths share tags modulo tag_cycle, so recursion has no depth limit. A depth's messages
 // cannot be taken at another depth of the same tag: a rank sends at depth d only after the
 // task's allreduce of depth d completed, so every receiver of the task has entered depth d and
 // taken all of its messages of the depths before; tasks only shrink, so a receiver of depth d
-// was in the sender's task at every depth before. (6 tags per depth: 32000 + 6 * 64 stays
-// below the range collectives' 32752.)
+// was in the sender's task at every depth before. (6 tags per depth: 6 * 64 stay below
+// own_tags::sparse_alltoall_first.)
 inline constexpr int tag_cycle = 64;
 
 // Which rank owns each global position: n positions over p ranks, balanced.
@@ -290,7 +291,9 @@ class sorter {
 template <typename Comm, typename T, typename Compare = std::less<>>
 int janus_sort(const Comm& comm, std::vector<T>& data, Compare comp = {}) {
   using namespace nampi::params;
-  RangeCommunicator all = comm.range(first(0), last(comm.size() - 1));
+  // Its tasks' messages, point-to-point ones too, go on nampi's own context of the
+  // communicator, where no message of the program meets them.
+  RangeCommunicator all = comm.range(first(0), last(comm.size() - 1)).internal("janus_sort");
   const std::int64_t n =
       all.allreduce_single(send_buf(static_cast<std::int64_t>(data.size())), op(std::plus<>{}));
   if (n == 0) return 0;

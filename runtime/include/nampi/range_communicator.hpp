@@ -3,9 +3,12 @@
 // It has the calls of its backend (spec/backends.yaml: point-to-point, probes and the
 // collectives, blocking and nonblocking) with the same names, parameters and inference as
 // nampi::Communicator; they run as point-to-point messages on the parent communicator
-// (nampi/range/). Tags 32752..32767 of the parent are reserved for its collectives
-// (range/tags.hpp); a range made with tag(t) uses t for all of them instead, so that
-// nonblocking collectives on ranges that share processes can run at once (one per tag).
+// (nampi/range/): point-to-point calls on the parent itself, collectives on nampi's own
+// context of the parent (nampi/own_context.hpp), where no message of the program can meet
+// theirs. Each collective has tags of its own there (range/collective_start.hpp), so
+// nonblocking collectives on one range or on ranges that share processes can be in flight at
+// once and be completed in any order; tag(t) makes a range's tags differ from another's of the
+// same processes.
 #pragma once
 
 #include <mpi.h>
@@ -40,11 +43,25 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
     const spec s = checked(size(), range_.tag, args...);
     return basic_range_communicator(range_.parent, range_.parent_of(s.first),
                                     range_.stride * s.stride, (s.last - s.first) / s.stride + 1,
-                                    in(s, rank()), s.tag);
+                                    in(s, rank()), s.tag, range_.context);
   }
 
-  // The tag its collectives use on the parent, or range_handle::no_tag: each its reserved one.
+  // The tag it was made with (part of what tells its collectives from others'), or
+  // range_handle::no_tag.
   int tag() const noexcept { return range_.tag; }
+
+  // The same processes as a range of nampi's own context of the parent (janus_sort's tasks):
+  // its point-to-point calls too go where the program's messages cannot meet them.
+  basic_range_communicator internal(const char* call) const {
+    NAMPI_CHECK(range_.context != nullptr,
+                "%s: its communicator has no nampi context to send on (nampi makes one in "
+                "nampi::Environment for MPI_COMM_WORLD and for each communicator a nampi call "
+                "creates, such as comm.split(...) or comm.dup())",
+                call);
+    basic_range_communicator out = *this;
+    out.range_.parent = range_.context->comm();
+    return out;
+  }
 
   template <typename Call>
   static constexpr bool provides = generated::backends::range_has<Call>;
@@ -52,7 +69,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   // What the inference rules and the backend need to know of a call (range/handle.hpp).
   detail::range_context call_context(const char* call) const {
     NAMPI_CHECK(contains_me(), "%s: this process is not in the range", call);
-    return {call, range_, range_.rank, range_.size};
+    detail::range_handle named = range_;
+    named.call = call;
+    return {call, named, range_.rank, range_.size};
   }
 
  private:
@@ -65,9 +84,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
     int tag;
   };
 
-  basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank,
-                           int tag) noexcept
-      : range_{parent, first, stride, size, rank, tag} {}
+  basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank, int tag,
+                           own_context* context) noexcept
+      : range_{parent, first, stride, size, rank, tag, context} {}
 
   // The range's rank of `rank` (of the communicator it is made from), or MPI_UNDEFINED.
   static int in(const spec& s, int rank) noexcept {
@@ -131,7 +150,7 @@ RangeCommunicator Communicator::range(Args&&... args) const {
   NAMPI_CHECK(!is_null(), "range: made from a null communicator");
   const auto s = RangeCommunicator::checked(size_, detail::range_handle::no_tag, args...);
   return RangeCommunicator(comm_, s.first, s.stride, (s.last - s.first) / s.stride + 1,
-                           RangeCommunicator::in(s, rank_), s.tag);
+                           RangeCommunicator::in(s, rank_), s.tag, context_);
 }
 
 }  // namespace nampi

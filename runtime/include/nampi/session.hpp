@@ -84,7 +84,7 @@ class basic_session {
   // same string tag (MPI_Comm_create_from_group; errors returned and thrown).
   OwnedCommunicator communicator_of(const nampi::group& g, const text& tag) const {
     OwnedCommunicator out;
-    out.adopt(mpi::comm_create_from_group(mpi::group(g.get()), tag.c_str(), mpi::info(),
+    out.adopt_created(mpi::comm_create_from_group(mpi::group(g.get()), tag.c_str(), mpi::info(),
                                           mpi::errhandler(MPI_ERRORS_RETURN))
                   .release()
                   .get());

@@ -445,7 +445,12 @@ class new_handle_target {
   new_handle_target(const new_handle_target&) = delete;
   new_handle_target& operator=(const new_handle_target&) = delete;
   ~new_handle_target() noexcept(false) {
-    if (std::uncaught_exceptions() == exceptions_) owner_->adopt(handle_);
+    if (std::uncaught_exceptions() != exceptions_) return;
+    // A communicator gets nampi's own context too (OwnedCommunicator::adopt_created).
+    if constexpr (requires(Owner& o, Handle h) { o.adopt_created(h); })
+      owner_->adopt_created(handle_);
+    else
+      owner_->adopt(handle_);
   }
 
   operator Handle*() noexcept { return &handle_; }

@@ -9,13 +9,14 @@
 // been matched, so the exchange is over. No O(p) array, no counts exchanged: a rank's cost
 // follows the messages it sends and receives. Empty messages are not sent.
 //
-// Its messages use tags 32750 and 32751 on the communicator (reserved, like the range
-// collectives' 32752..32767), one call the one, the next call the other: a rank that has
+// Its messages go on nampi's own context of the communicator (nampi/own_context.hpp), where
+// no message of the program meets them, on two tags, one call the one, the next call the
+// other: a rank that has
 // left a call's barrier may already send the next call's messages to a rank that still
 // probes for the last of this call's, which must not take them. (Two tags are enough: no
 // rank leaves a call's barrier before every rank has finished the call before.) Which tag
-// is next is an attribute of the MPI communicator (MPI_Comm_set_attr), so every view of it
-// agrees; a duplicate starts afresh.
+// is next is an attribute of the context's communicator (MPI_Comm_set_attr), so every view
+// of it agrees; a duplicate starts afresh.
 #pragma once
 
 #include <mpi.h>
@@ -32,6 +33,7 @@
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/sparse_alltoall.hpp"
 #include "nampi/narrow.hpp"
+#include "nampi/own_context.hpp"
 #include "nampi/plugin.hpp"
 #include "nampi/types.hpp"
 
@@ -128,7 +130,7 @@ class probed_message {
 
 namespace detail_sparse {
 
-inline constexpr int first_tag = 32750;  // and first_tag + 1
+inline constexpr int first_tag = detail::own_tags::sparse_alltoall_first;  // and first_tag + 1
 
 // The tag of this call on `comm`, and the other one for its next call.
 inline int next_tag(MPI_Comm comm) {
@@ -232,11 +234,12 @@ class sparse_alltoall_members {
       using T = std::remove_cv_t<detail::element_t<Message>>;
       if constexpr (plugin::given<sparse_alltoall_params::on_message, Args...>) {
         auto& deliver = plugin::value<sparse_alltoall_params::on_message>(args...);
-        detail_sparse::exchange<T>(comm.mpi_communicator(), comm.size(), messages, deliver);
+        detail_sparse::exchange<T>(detail::own_comm(comm.own_context(), "alltoallv_sparse"),
+                                   comm.size(), messages, deliver);
       } else {
         std::vector<std::pair<int, std::vector<T>>> received;
         detail_sparse::exchange<T>(
-            comm.mpi_communicator(), comm.size(), messages,
+            detail::own_comm(comm.own_context(), "alltoallv_sparse"), comm.size(), messages,
             [&](probed_message<T>& m) { received.emplace_back(m.source(), m.recv()); });
         return received;
       }

@@ -1,5 +1,5 @@
-// The range backend's collectives: point-to-point messages on the parent communicator, each
-// collective on its own reserved tag (range/tags.hpp) or on the range's tag. Each is one
+// The range backend's collectives: point-to-point messages on nampi's own context of the parent
+// communicator, each collective on tags of its own (range/collective_start.hpp). Each is one
 // coroutine (range/task.hpp) for the blocking call (run to its end at once) and the
 // nonblocking one (driven by its result's wait() and test()). Every process of the range
 // calls them in the same order, as MPI requires.
@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "nampi/range/backend.hpp"
+#include "nampi/range/collective_start.hpp"
 #include "nampi/range/messages.hpp"
 #include "nampi/range/tags.hpp"
 #include "nampi/range/task.hpp"
@@ -27,7 +28,7 @@ namespace msg = range_messages;
 
 inline range_task barrier(range_handle r) {
   const int rank = r.rank;
-  const int tag = r.tag_or(range_tags::barrier);
+  const int tag = r.collective_tag(range_tags::barrier);
   char none = 0, got = 0;
   range_round round(r.parent);
   for (int distance = 1; distance < r.size; distance *= 2) {
@@ -42,7 +43,7 @@ inline range_task barrier(range_handle r) {
 // differs in its lowest set bit, then sends to the ranks below that bit.
 inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r) {
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
-  const int tag = r.tag_or(range_tags::bcast);
+  const int tag = r.collective_tag(range_tags::bcast);
   const int me = (r.rank - root + r.size) % r.size;
   range_round round(r.parent);
   int mask = 1;
@@ -67,7 +68,7 @@ inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root,
 inline range_task reduce_to_0(const void* send, void* result, MPI_Count count, MPI_Datatype type,
                               MPI_Op op, range_handle r) {
   const int rank = r.rank;
-  const int tag = r.tag_or(range_tags::reduce);
+  const int tag = r.collective_tag(range_tags::reduce);
   const void* partial = send;
   msg::scratch held[2] = {msg::scratch(rank % 2 == 0 && r.size > 1 ? count : 0, type),
                           msg::scratch(rank % 2 == 0 && r.size > 1 ? count : 0, type)};
@@ -98,7 +99,7 @@ inline range_task reduce(const void* send, void* recv, MPI_Count count, MPI_Data
                          MPI_Op op, int root, range_handle r) {
   const int rank = r.rank;
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
-  const int tag = r.tag_or(range_tags::reduce);
+  const int tag = r.collective_tag(range_tags::reduce);
   const void* mine = send == MPI_IN_PLACE ? recv : send;  // in place: at the root only
   if (root == 0) co_return co_await reduce_to_0(mine, recv, count, type, op, r);
   range_round round(r.parent);
@@ -129,7 +130,7 @@ inline range_task allreduce(const void* send, void* recv, MPI_Count count, MPI_D
 inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
                        range_handle r) {
   const int rank = r.rank;
-  const int tag = r.tag_or(range_tags::scan);
+  const int tag = r.collective_tag(range_tags::scan);
   if (send != MPI_IN_PLACE) msg::copy(send, count, type, recv, count, type, r);
   msg::scratch theirs(r.size > 1 ? count : 0, type);
   const large_count_type t(count, type);
@@ -150,7 +151,7 @@ inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Dataty
 inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype type,
                          MPI_Op op, range_handle r) {
   const int rank = r.rank;
-  const int tag = r.tag_or(range_tags::exscan);
+  const int tag = r.collective_tag(range_tags::exscan);
   msg::scratch partial(count, type), theirs(r.size > 1 ? count : 0, type);
   msg::copy(send == MPI_IN_PLACE ? recv : send, count, type, partial.data(), count, type, r);
   const large_count_type t(count, type);
@@ -181,7 +182,7 @@ range_task gatherv(const void* send, MPI_Count send_count, MPI_Datatype send_typ
                    CountOf counts, DisplOf displs, MPI_Datatype recv_type, int root,
                    range_handle r) {
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
-  const int tag = r.tag_or(range_tags::gather);
+  const int tag = r.collective_tag(range_tags::gather);
   range_round round(r.parent);
   if (r.rank != root) {
     round.send(send, send_count, send_type, r.parent_of(root), tag);
@@ -206,7 +207,7 @@ template <typename CountOf, typename DisplOf>
 range_task allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
                       CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r) {
   const int rank = r.rank;
-  const int tag = r.tag_or(range_tags::allgather);
+  const int tag = r.collective_tag(range_tags::allgather);
   const MPI_Aint extent = msg::extent_of(recv_type);
   auto block = [&](int i) { return advanced(recv, static_cast<MPI_Aint>(displs(i)) * extent); };
   if (send != MPI_IN_PLACE)
@@ -249,14 +250,20 @@ namespace nampi::detail {
 // The `_c` twins take MPI_Count counts and MPI_Aint displacements and run the same code.
 namespace rc = range_collectives;
 
-// `algorithm` to its end, or started on `request` (which then drives it).
-inline int run_or_start(const char* function, range_task algorithm, range_request* request) {
-  return request == nullptr ? algorithm.run() : request->start(function, std::move(algorithm));
+// A collective, started (range/collective_start.hpp: on the context and its own tags) and
+// `algorithm(wire handle)` run to its end, or started on `request` (which then drives it).
+template <typename Algorithm>
+int run_or_start(const char* function, const range_handle& r, range_request* request,
+                 Algorithm algorithm) {
+  started_collective started = start_collective(r, function);
+  range_task task = algorithm(started.wire);
+  if (request == nullptr) return task.run();  // the registration ends on return
+  return request->start(function, std::move(task), std::move(started.in_flight));
 }
 
 struct range_barrier {
   static int run(range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Ibarrier", rc::barrier(r), q);
+    return run_or_start("MPI_Ibarrier", r, q, [](const range_handle& w) { return rc::barrier(w); });
   }
 };
 
@@ -264,7 +271,7 @@ template <typename Count>
 struct range_bcast {
   static int run(void* b, Count c, MPI_Datatype t, int root, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start("MPI_Ibcast", rc::bcast(b, c, t, root, r), q);
+    return run_or_start("MPI_Ibcast", r, q, [&](const range_handle& w) { return rc::bcast(b, c, t, root, w); });
   }
 };
 
@@ -272,7 +279,7 @@ template <typename Count>
 struct range_reduce {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, int root,
                  range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Ireduce", rc::reduce(s, b, c, t, op, root, r), q);
+    return run_or_start("MPI_Ireduce", r, q, [&](const range_handle& w) { return rc::reduce(s, b, c, t, op, root, w); });
   }
 };
 
@@ -283,7 +290,7 @@ template <typename Count, all_reduction Algorithm, const char* Nonblocking>
 struct range_all_reduction {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start(Nonblocking, Algorithm(s, b, c, t, op, r), q);
+    return run_or_start(Nonblocking, r, q, [&](const range_handle& w) { return Algorithm(s, b, c, t, op, w); });
   }
 };
 inline constexpr char iallreduce_name[] = "MPI_Iallreduce";
@@ -300,9 +307,7 @@ template <typename Count>
 struct range_gather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  int root, range_handle r, range_request* q = nullptr) {
-    return run_or_start(
-        "MPI_Igather",
-        rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, r), q);
+    return run_or_start("MPI_Igather", r, q, [&](const range_handle& w) { return rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, w); });
   }
 };
 
@@ -311,10 +316,8 @@ struct range_gatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, int root, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start("MPI_Igatherv",
-                        rc::gatherv(s, sc, st, b, rc::from_array<Count>{counts},
-                                    rc::from_array<Displ>{displs}, rt, root, r),
-                        q);
+    return run_or_start("MPI_Igatherv", r, q, [&](const range_handle& w) { return rc::gatherv(s, sc, st, b, rc::from_array<Count>{counts},
+                                    rc::from_array<Displ>{displs}, rt, root, w); });
   }
 };
 
@@ -322,9 +325,7 @@ template <typename Count>
 struct range_allgather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  range_handle r, range_request* q = nullptr) {
-    return run_or_start(
-        "MPI_Iallgather",
-        rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, r), q);
+    return run_or_start("MPI_Iallgather", r, q, [&](const range_handle& w) { return rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, w); });
   }
 };
 
@@ -332,10 +333,8 @@ template <typename Count, typename Displ>
 struct range_allgatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Iallgatherv",
-                        rc::allgatherv(s, sc, st, b, rc::from_array<Count>{counts},
-                                       rc::from_array<Displ>{displs}, rt, r),
-                        q);
+    return run_or_start("MPI_Iallgatherv", r, q, [&](const range_handle& w) { return rc::allgatherv(s, sc, st, b, rc::from_array<Count>{counts},
+                                       rc::from_array<Displ>{displs}, rt, w); });
   }
 };
 

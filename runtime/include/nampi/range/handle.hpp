@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include "nampi/own_context.hpp"
 #include "nampi/range/request.hpp"
 
 namespace nampi::detail {
@@ -14,12 +15,23 @@ struct range_handle {
   int stride;  // >= 1
   int size;
   int rank;  // this process's rank in the range
-  int tag;   // the tag of its collectives, or no_tag: each collective's reserved one
+  // The tag the range was made with, or no_tag. In a collective's own handle
+  // (range/collective_start.hpp): the first of the tags of the collective on the context.
+  int tag;
+  // nampi's own context of the parent (nampi/own_context.hpp), where the collectives send;
+  // nullptr where the parent has none.
+  own_context* context = nullptr;
+  const char* call = nullptr;  // the nampi call running on it (call_context), for messages
 
   static constexpr int no_tag = -1;
 
-  // The tag of a collective whose reserved tag is `reserved` (range/tags.hpp).
-  int tag_or(int reserved) const noexcept { return tag == no_tag ? reserved : tag; }
+  // In a collective's own handle: the tag of its messages of a kind (range/tags.hpp).
+  int collective_tag(int kind) const noexcept { return tag + kind; }
+
+  // What tells its collectives from others' (nampi/own_context.hpp).
+  range_identity identity() const noexcept {
+    return {first, stride, size, tag, context != nullptr && parent == context->comm()};
+  }
 
   // A range rank's parent rank.
   int parent_of(int rank) const noexcept { return first + rank * stride; }

@@ -69,8 +69,8 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
   call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
   if (count * size > INT_MAX / 2) {  // too big to pack (int sizes): a message to itself
     const int self = r.parent_of(r.rank);
-    sendrecv(from, count, from_type, self, range_tags::copy, to, count_to, to_type, self,
-             range_tags::copy, r.parent);
+    const int tag = r.collective_tag(range_tags::copy);
+    sendrecv(from, count, from_type, self, tag, to, count_to, to_type, self, tag, r.parent);
     return;
   }
   const large_count_type in(count, from_type);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "nampi/error.hpp"
+#include "nampi/own_context.hpp"
 #include "nampi/range/task.hpp"
 
 namespace nampi::detail {
@@ -17,9 +18,11 @@ class range_request {
  public:
   // Used by the backend's nonblocking functions: the algorithm, started. Its code if it
   // ended at once with an error (a bad root: MPI reports such errors when the call starts).
-  int start(const char* function, range_task task) {
+  // A collective's registration at its context (range/collective_start.hpp) ends with it.
+  int start(const char* function, range_task task, collective_in_flight in_flight = {}) {
     function_ = function;
     task_ = std::move(task);
+    in_flight_ = std::move(in_flight);
     return task_.done() ? task_.result() : MPI_SUCCESS;
   }
 
@@ -43,6 +46,7 @@ class range_request {
   void finish(MPI_Status* out) {
     if (!task_.holds()) return;  // completed before: nothing more to report
     const range_task ended = std::move(task_);
+    in_flight_.end();
     const int code = ended.result();
     if (code != MPI_SUCCESS) throw_mpi_error(function_, code);
     if (out != MPI_STATUS_IGNORE) *out = status_;
@@ -51,6 +55,7 @@ class range_request {
   const char* function_ = "";
   range_task task_;
   MPI_Status status_{};
+  collective_in_flight in_flight_;
 };
 
 }  // namespace nampi::detail
