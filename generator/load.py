@@ -336,6 +336,7 @@ def _load_form(
     return Form(
         kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none,
         mpi_params=mpi_params, not_given=not_given,
+        element_buffer=None if element_template else entry.get("element"),
     )
 
 

@@ -136,6 +136,7 @@ class Form:
     # (BUFFER, DATATYPE, ...), C type and root_only say what each argument is to MPI.
     mpi_params: tuple = ()
     not_given: tuple[str, ...] = ()  # parameters the form takes omitted only (their slot works)
+    element_buffer: str | None = None  # the parameter whose element type `element` is (no template)
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)

@@ -11,6 +11,7 @@
 #include "nampi/large_count_reduction.hpp"
 #include "nampi/message.hpp"
 #include "nampi/nonblocking.hpp"
+#include "nampi/op_checks.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
 #include "nampi/partitioned.hpp"
