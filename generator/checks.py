@@ -26,7 +26,17 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
         }
     ]
-    if form.element_template:
+    if form.element_template and form.element_buffer:
+        buffer = form.element_buffer
+        out.append(
+            {
+                "cond": f"std::is_same_v<T, nampi::detail::unspecified_element> || "
+                f"nampi::detail::element_is<T, {param_id(buffer)}, Args...>()",
+                "msg": f"nampi: {label}: {binding.name}<T> receives elements of '{buffer}' (the sizes "
+                f"exchanged count them): T must be their type",
+            }
+        )
+    elif form.element_template:
         out.append(
             {
                 "cond": f"!std::is_same_v<T, nampi::detail::unspecified_element> || {has_param(form.primary.name)}",
