@@ -2,7 +2,8 @@
 // pattern), data checked; the messages come from a map, a vector of pairs, or include empty
 // ones (not sent) and one to self; the callback form receives as a vector, into a caller's
 // buffer, or not at all (dropped); the MPI calls are the sends, matched probes and receives
-// and one nonblocking barrier, never a collective with O(p) arrays.
+// and one nonblocking barrier, never a collective with O(p) arrays. A callback may take the
+// message as const.
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
@@ -129,4 +130,25 @@ TEST_CASE("alltoallv_sparse: a too small fixed buffer and a bad destination are 
   CHECK(again.size() == senders(rank, p).size());
   std::vector<std::pair<int, std::vector<long>>> bad{{p, {1}}};
   CHECK_THROWS_AS(comm.alltoallv_sparse(sparse_send_buf(bad)), nampi::usage_error);
+}
+
+TEST_CASE("alltoallv_sparse: a callback taking the probed message as const receives it") {
+  comm_type comm;
+  const int rank = comm.rank(), p = comm.size();
+  // The case before ends with a call that throws after taking its tag (exchange(): next_tag,
+  // then the destination check), so this exchange's tag is the one of that case's last
+  // exchange, which another rank may still be finishing: it would take these messages
+  // (failed 2 of 6 runs on 3 ranks). Until the plugin's messages travel apart from earlier
+  // calls', the barrier keeps the cases apart.
+  comm.barrier();
+  std::map<int, std::vector<long>> got;
+  comm.alltoallv_sparse(sparse_send_buf(outgoing(rank, p)), on_message([&](const auto& m) {
+                          got[m.source()] = m.recv();
+                          CHECK(m.received());
+                          // A second receive of the same message: the handle is gone.
+                          CHECK_THROWS_AS((void)m.recv(), nampi::usage_error);
+                        }));
+  const std::vector<int> from = senders(rank, p);
+  REQUIRE(got.size() == from.size());
+  for (int source : from) CHECK(got[source] == message(source, rank, p));
 }
