@@ -3,7 +3,7 @@
 // ones (not sent) and one to self; the callback form receives as a vector, into a caller's
 // buffer, or not at all (dropped); the MPI calls are the sends, matched probes and receives
 // and one nonblocking barrier, never a collective with O(p) arrays. A callback may take the
-// message as const.
+// message as const; a communicator split from one with the plugin has it too.
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
@@ -151,4 +151,34 @@ TEST_CASE("alltoallv_sparse: a callback taking the probed message as const recei
   const std::vector<int> from = senders(rank, p);
   REQUIRE(got.size() == from.size());
   for (int source : from) CHECK(got[source] == message(source, rank, p));
+}
+
+TEST_CASE("alltoallv_sparse: a communicator split from one with the plugin keeps it") {
+  comm_type comm;
+  const int rank = comm.rank();
+  // Even and odd ranks; each half exchanges by the same pattern among its own ranks.
+  auto half = comm.split(color(rank % 2));
+  static_assert(std::is_same_v<decltype(half),
+                               nampi::OwnedBasicCommunicator<nampi::plugins::sparse_alltoall>>);
+  const int r = half.rank(), q = half.size();
+  CHECK(r == rank / 2);
+  auto received = half.alltoallv_sparse(sparse_send_buf(outgoing(r, q)));
+  std::sort(received.begin(), received.end());
+  const std::vector<int> from = senders(r, q);
+  REQUIRE(received.size() == from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    CHECK(received[i].first == from[i]);  // a rank of the half
+    CHECK(received[i].second == message(from[i], r, q));
+  }
+  // Its own new communicators too (dup, and idup once it completes), and a plain
+  // OwnedCommunicator still takes what a split returns.
+  auto copy = half.dup();
+  static_assert(std::is_same_v<decltype(copy), decltype(half)>);
+  auto pending = comm.idup();
+  auto whole = pending.wait();
+  static_assert(std::is_same_v<decltype(whole), decltype(half)>);
+  CHECK(whole.alltoallv_sparse(sparse_send_buf(outgoing(rank, comm.size()))).size() ==
+        senders(rank, comm.size()).size());
+  nampi::OwnedCommunicator plain = comm.split(color(0));
+  CHECK(plain.size() == comm.size());
 }
