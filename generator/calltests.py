@@ -373,6 +373,8 @@ _FRIENDLY_TYPES = [
      r"std::vector<T>` (T: the element type of `\1`)"),
     (re.compile(r"^nampi::detail::slot_element_t<decltype\((\w+)\)>$"), r"T` (the element type of `\1`)"),
     (re.compile(r"^nampi::detail::default_container_t<T>$"), r"std::vector<T>` (T: the call's template argument)"),
+    (re.compile(r"^nampi::detail::default_container_t<nampi::detail::element_or_t<T, nampi::detail::slot_element_t<decltype\((\w+)\)>>>$"),
+     r"std::vector<T>` (T: the call's template argument, else the element type of `\1`)"),
 ]
 
 

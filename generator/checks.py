@@ -26,7 +26,17 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
         }
     ]
-    if form.element_template:
+    if form.element_template and form.element_buffer:
+        buffer = form.element_buffer
+        out.append(
+            {
+                "cond": f"std::is_same_v<T, nampi::detail::unspecified_element> || "
+                f"nampi::detail::element_is<T, {param_id(buffer)}, Args...>()",
+                "msg": f"nampi: {label}: {binding.name}<T> receives elements of '{buffer}' (the sizes "
+                f"exchanged count them): T must be their type",
+            }
+        )
+    elif form.element_template:
         out.append(
             {
                 "cond": f"!std::is_same_v<T, nampi::detail::unspecified_element> || {has_param(form.primary.name)}",
@@ -124,6 +134,8 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             )
     out += _serialized_checks(binding, form, label)
     out += element_checks(form, label)
+    if form.element_buffer and any(p.param.to_mpi == "op" for p in form.params):
+        out += op_checks(param_id(form.element_buffer), label)
     # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is
     # the first stray parameter's own (parameters.hpp, nampi/taken.hpp), so none is written here.
     out.append({"cond": f"nampi::detail::takes_all<{call_tag(binding, form)}, Args...>()", "msg": None})
@@ -214,6 +226,30 @@ def element_checks(form: Form, label: str) -> list[dict]:
                 }
             )
     return out
+
+
+def op_checks(element_id: str, label: str) -> list[dict]:
+    """A user op fits the elements of buffer `element_id` (nampi/op_checks.hpp): it takes them as
+    they are, can be called on two and returns what they can hold. Each static_assert names
+    the condition itself (`asserted`), so that the compiler's note names the two types."""
+    args = f"<{element_id}, Args...>"
+    elements = f"nampi::detail::op_elements{args}"
+    conditions = [
+        (
+            f"nampi::detail::operation_taking{args}::template the_elements_are<{elements}>",
+            "the operation takes another type than the elements, which it would convert (the note names both)",
+        ),
+        (
+            f"nampi::detail::operation_of{args}::template combines_two<{elements}>",
+            "the operation cannot combine two elements (it takes two, by value or const reference; "
+            "the note names it and the elements)",
+        ),
+        (
+            f"nampi::detail::operation_returning{args}::template convertible_to<{elements}>",
+            "the operation returns a type the elements cannot hold (the note names both)",
+        ),
+    ]
+    return [{"cond": c, "asserted": c, "msg": f"nampi: {label}: parameter 'op': {m}"} for c, m in conditions]
 
 
 def check_struct_name(binding: Binding, form: Form) -> str:

@@ -70,7 +70,7 @@ def factories(
                     ]
                     if checked
                     else [],
-                    "braced_list": p.array and role in ("in", "inout"),
+                    "braced_list": (p.array or p.braced_list) and role in ("in", "inout"),
                 }
             )
     return sorted(out, key=lambda f: f["name"])

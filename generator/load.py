@@ -69,6 +69,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             check=entry.get("check"),
             role=entry.get("role"),
             header=entry.get("header"),
+            braced_list=bool(entry.get("braced_list")),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]
     for p in result.values():
@@ -126,12 +127,22 @@ def _allocates(p: Parameter, fp: dict, storage: str) -> bool:
     return p.array and storage not in ("void", p.omitted_storage) and kind != "element"
 
 
+# `element: template or <buffer>`: the call's T where given, else the buffer's element type.
+TEMPLATE_OR = "template or "
+
+
 def _element_cpp(element: str | None, params: dict, where: Where, context: str) -> tuple[str | None, bool]:
     """C++ element type of buffers the call creates, and whether it is the template T."""
     if element is None:
         return None, False
     if element == "template":
         return "T", True
+    if element.startswith(TEMPLATE_OR):
+        # call<T>(...) names the element type, else the buffer's (sendrecv<int>(send_buf(v), ...)).
+        fallback = element.removeprefix(TEMPLATE_OR)
+        if fallback not in params:
+            raise SpecError(where, f"{context}: element '{fallback}' is not a parameter of this call")
+        return f"nampi::detail::element_or_t<T, nampi::detail::slot_element_t<decltype({fallback})>>", True
     if element not in params:
         raise SpecError(where, f"{context}: element '{element}' is not a parameter of this call")
     return f"nampi::detail::slot_element_t<decltype({element})>", False
@@ -337,6 +348,7 @@ def _load_form(
     return Form(
         kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none,
         mpi_params=mpi_params, not_given=not_given,
+        element_buffer=None if entry.get("element", "template") == "template" else entry["element"].removeprefix(TEMPLATE_OR),
     )
 
 

@@ -66,6 +66,8 @@ class Parameter:
     # The header that defines its storage type, which nampi/communicator.hpp does not include
     # (nampi/window.hpp, nampi/file.hpp): a call creating one checks it is included.
     header: str | None = None
+    # Its factory takes a braced list (parameters.yaml `braced_list`) though it is no array.
+    braced_list: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,9 @@ class Form:
     # (BUFFER, DATATYPE, ...), C type and root_only say what each argument is to MPI.
     mpi_params: tuple = ()
     not_given: tuple[str, ...] = ()  # parameters the form takes omitted only (their slot works)
+    # The parameter whose element type `element` is: without a template T, or where T is not
+    # given (`element: template or <buffer>`).
+    element_buffer: str | None = None
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)

@@ -80,6 +80,11 @@ def render_all(root: Path) -> dict[str, str]:
     # Communicator calls only: a window's group is nampi::Window<T>'s (nampi/window.hpp).
     comm_groups = [g for g in groups if next(b for b in spec.bindings if b.group == g).receiver == "comm"]
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=comm_groups)
+    # The communicator's calls that create one: a communicator with plugins keeps them there.
+    creating = [b for b in spec.bindings if b.receiver == "comm" and any(p.name == "new_comm" for p in b.regular.params)]
+    out["include/nampi/generated/keep_plugins.hpp"] = env.get_template("keep_plugins.hpp.j2").render(
+        calls=[{"name": b.name, "member": b.member, "source": b.source} for b in sorted(creating, key=lambda b: b.member)]
+    )
     for plugin in load_plugins(root, spec.parameters, {b.name for b in spec.bindings}):
         out[f"include/nampi/generated/plugins/{plugin.name}.hpp"] = env.get_template("plugin.hpp.j2").render(
             p=plugin_view(plugin)

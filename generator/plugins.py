@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .checks import op_checks
 from .errors import SpecError
 from .factories import factories
 from .model import Parameter
@@ -20,6 +21,7 @@ class PluginCall:
     doc: str
     params: tuple  # (name, required, doc, id) in the spec's order
     label: str = ""  # how messages name it (`member (member_of)`); the key if empty
+    element: str | None = None  # the buffer whose elements its op combines (op checks)
 
     @property
     def said(self) -> str:
@@ -93,7 +95,11 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
             label = ""
             if "member" in entry:
                 label = entry["member"] + (f" ({entry['member_of']})" if "member_of" in entry else "")
-            calls.append(PluginCall(cname, entry["doc"], tuple(params), label))
+            element = entry.get("element")
+            pids = {pname: pid for pname, _, _, pid in params}
+            if element is not None and (element not in pids or "op" not in pids):
+                raise SpecError(where_of(entry, "element"), f"{cname}: 'element' names the buffer its op combines: the call needs that parameter and 'op'")
+            calls.append(PluginCall(cname, entry["doc"], tuple(params), label, element and pids[element]))
         header = data.get("header", f"nampi/plugins/{name}.hpp")
         plugins.append(Plugin(name, data["doc"], rel, own, tuple(calls), header))
     return plugins
@@ -108,6 +114,8 @@ def _checks(call: PluginCall) -> list[dict]:
             out.append({"cond": f"!nampi::detail::all_named<Args...> || nampi::detail::has_param<{pid}, Args...>", "msg": f"nampi: {call.said}: missing required parameter '{pname}'"})
     for pname, _, _, pid in call.params:
         out.append({"cond": f"nampi::detail::count_of<{pid}, Args...> <= 1", "msg": f"nampi: {call.said}: parameter '{pname}' given more than once"})
+    if call.element:
+        out += op_checks(call.element, call.said)
     out.append({"cond": f"nampi::detail::takes_all<nampi::call::{call.name}, Args...>()", "msg": None})
     return out
 
@@ -121,6 +129,8 @@ def plugin_view(plugin: Plugin) -> dict:
     return {
         **_about(plugin),
         "parameters": list(plugin.parameters.values()),
+        # What the checks use beyond parameter.hpp and taken.hpp.
+        "includes": ["nampi/op_checks.hpp"] if any(c.element for c in plugin.calls) else [],
         "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
         "calls": [
             {

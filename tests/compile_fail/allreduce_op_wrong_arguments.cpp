@@ -1,6 +1,7 @@
-// Misuse: op given a callable that cannot combine two elements of the buffer.
+// Misuse: op given a callable whose parameters are not the buffer's elements.
 // clang-format off
-// expect-error: nampi: op(...) takes a builtin functor (std::plus<>, std::multiplies<>, ...), an MPI_Op, or a callable that combines two elements into one (a lambda, function object, function pointer or std::function)
+// expect-error: nampi: allreduce: parameter 'op': the operation takes another type than the elements, which it would convert (the note names both)
+// expect-note: 'nampi::detail::the_operation_takes<std::__cxx11::basic_string<char> >::the_elements_are<int>' evaluates to false
 // clang-format on
 #include <nampi/nampi.hpp>
 #include <string>

@@ -78,6 +78,9 @@ TEST_CASE("exscan of a buffer: identity, one value for all, or a buffer at rank 
   CHECK(comm.exscan(send_buf(data), op(std::plus<>{}), values_on_rank_0(9)) == expect({9, 9, 9}));
   CHECK(comm.exscan(send_buf(data), op(std::plus<>{}),
                     values_on_rank_0(std::vector<int>{1, 2, 3})) == expect({1, 2, 3}));
+  // A braced list, as send_buf({1, 2, 3}) (what KaMPIng's users write): moved in as a vector.
+  CHECK(comm.exscan(send_buf(data), op(std::plus<>{}), values_on_rank_0({4, 5, 6})) ==
+        expect({4, 5, 6}));
   // A receive buffer the caller gives, with garbage in it.
   std::vector<int> out(3, -1);
   comm.exscan(send_buf(data), recv_buf(out), op(std::plus<>{}));

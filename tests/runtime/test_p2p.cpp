@@ -95,6 +95,18 @@ TEST_CASE("sendrecv on a ring: the received size is exchanged first") {
   CHECK(got == message_of(left));
 }
 
+TEST_CASE("sendrecv<T> names the received element type, as recv<T> does") {
+  nampi::Communicator comm;
+  const int right = (comm.rank() + 1) % comm.size();
+  const int left = (comm.rank() + comm.size() - 1) % comm.size();
+  auto got = comm.sendrecv<int>(send_buf(message_of(comm.rank())), dest(right), source(left));
+  static_assert(std::is_same_v<decltype(got), std::vector<int>>);
+  CHECK(got == message_of(left));
+  const std::vector<int> mine = message_of(comm.rank());
+  auto pending = comm.isendrecv<int>(send_buf(mine), dest(right), source(left));
+  CHECK(pending.wait() == message_of(left));
+}
+
 TEST_CASE("sendrecv_replace on a ring") {
   nampi::Communicator comm;
   const int right = (comm.rank() + 1) % comm.size();

@@ -33,6 +33,28 @@ TEST_CASE("a capture-free lambda reduces like the builtin it imitates") {
   CHECK(product == 1 << size);
 }
 
+TEST_CASE("typed ops take the elements as they are; generic ones too") {
+  // An op typed for another element type is a compile error (tests/compile_fail/
+  // allreduce_single_op_takes_other_type.cpp: int on doubles gave 2.0 for 1.5 + 1.5).
+  nampi::Communicator comm;
+  const double size = comm.size();
+  const double typed =
+      comm.allreduce_single(send_buf(1.5), op([](double a, double b) { return a + b; }));
+  CHECK(typed == 1.5 * size);
+  const double by_reference = comm.allreduce_single(
+      send_buf(1.5),
+      op([](const double& a, const double& b) { return a + b; }, nampi::commutative));
+  CHECK(by_reference == 1.5 * size);
+  const double generic =
+      comm.allreduce_single(send_buf(1.5), op([](auto a, auto b) { return a + b; }));
+  CHECK(generic == 1.5 * size);
+  const std::vector<float> halves = comm.allreduce(send_buf(std::vector<float>{0.5f, 0.25f}),
+                                                   op([](auto a, const auto& b) { return a + b; }));
+  CHECK(halves == std::vector<float>{0.5f * comm.size(), 0.25f * comm.size()});
+  // A typed std functor still maps to the builtin op, which MPI applies to doubles.
+  CHECK(comm.allreduce_single(send_buf(1.5), op(std::plus<int>{})) == 1.5 * size);
+}
+
 TEST_CASE("a user op combines a struct element-wise, in rank order when not commutative") {
   nampi::Communicator comm;
   const int rank = comm.rank();

@@ -11,6 +11,7 @@
 #include "nampi/large_count_reduction.hpp"
 #include "nampi/message.hpp"
 #include "nampi/nonblocking.hpp"
+#include "nampi/op_checks.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
 #include "nampi/partitioned.hpp"
@@ -34,6 +35,17 @@ inline constexpr bool provides = Comm::template provides<Call>;
 
 // The element type of call<T>() when the caller wrote call(...).
 struct unspecified_element {};
+
+// call<T>()'s T, or E where the caller wrote call(...) (spec `element: template or <buffer>`).
+template <typename T, typename E>
+using element_or_t = std::conditional_t<std::is_same_v<T, unspecified_element>, E, T>;
+
+// Buffer Id among Args holds elements of T (or is absent or serialized: other checks say so).
+template <typename T, auto Id, typename... Args>
+constexpr bool element_is() {
+  using E = typename decltype(element_of_param<Id, Args...>())::type;
+  return std::is_void_v<E> || std::is_same_v<std::remove_cv_t<E>, T>;
+}
 
 // Stands in for the receive buffer of calls that return none.
 struct no_primary_slot {

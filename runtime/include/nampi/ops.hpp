@@ -145,6 +145,16 @@ struct is_commutative_op : std::false_type {};
 template <typename F>
 struct is_commutative_op<commutative_op<F>> : std::true_type {};
 
+// The callable of op(...) for an algorithm that applies it itself (a plugin's): a mark of
+// commutativity unwrapped, as such an algorithm fixes the order anyway.
+template <typename Op>
+constexpr decltype(auto) op_function(Op& op) noexcept {
+  if constexpr (is_commutative_op<std::remove_cv_t<Op>>::value)
+    return (op.function);
+  else
+    return (op);
+}
+
 // A user callable on elements T: stateless ones share one MPI_Op per type;
 // others lease an op table entry for the call (user_ops.hpp).
 template <typename T, typename F, bool Commute>

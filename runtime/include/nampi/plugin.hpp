@@ -1,7 +1,7 @@
 // Plugins: a communicator type with more members.
 //
-//   nampi::BasicCommunicator<nampi::plugins::reproducible_reduce, nampi::plugins::sparse_alltoall> comm;
-//   auto sum = comm.reproducible_reduce(send_buf(local), op(std::plus<>{}));
+//   nampi::BasicCommunicator<nampi::plugins::reproducible_reduce, nampi::plugins::sparse_alltoall>
+//   comm; auto sum = comm.reproducible_reduce(send_buf(local), op(std::plus<>{}));
 //
 // A plugin is a class template over the communicator type that derives from it (CRTP), whose
 // members reach the communicator as `static_cast<const Comm&>(*this)`: the whole
@@ -20,9 +20,8 @@
 //   namespace my::params {
 //   inline constexpr nampi::plugin::parameter<greeting_params::name> name{};  // name(x)
 //   }
-//   struct greet_call : nampi::plugin::call_taking<greeting_params::name, nampi::param_id::root> {};
-//   template <typename Comm>
-//   struct greeting {
+//   struct greet_call : nampi::plugin::call_taking<greeting_params::name, nampi::param_id::root>
+//   {}; template <typename Comm> struct greeting {
 //     template <typename... Args>
 //     std::string greet(Args&&... args) const {
 //       if constexpr (!nampi::plugin::accepts<greet_call, Args...>()) {
@@ -43,23 +42,49 @@
 #include <utility>
 
 #include "nampi/communicator.hpp"
+#include "nampi/generated/keep_plugins.hpp"
 #include "nampi/parameter.hpp"
 #include "nampi/taken.hpp"
 
 namespace nampi {
 
-// A nampi::Communicator with the members of each plugin (each Plugins<BasicCommunicator>).
 template <template <typename> class... Plugins>
-class BasicCommunicator : public Communicator, public Plugins<BasicCommunicator<Plugins...>>... {
+class OwnedBasicCommunicator;
+
+// A nampi::Communicator with the members of each plugin (each Plugins<BasicCommunicator>).
+// The communicators its calls create (split, dup, ...) have the same plugins:
+// OwnedBasicCommunicator<Plugins...> (generated/keep_plugins.hpp).
+template <template <typename> class... Plugins>
+class BasicCommunicator
+    : public generated::keep_plugins<Communicator, OwnedBasicCommunicator<Plugins...>>,
+      public Plugins<BasicCommunicator<Plugins...>>... {
+  using base = generated::keep_plugins<Communicator, OwnedBasicCommunicator<Plugins...>>;
+
  public:
   // MPI_COMM_WORLD.
   BasicCommunicator() = default;
   // A view of an MPI communicator (not owned), as nampi::Communicator(comm).
-  explicit BasicCommunicator(MPI_Comm comm) : Communicator(comm) {}
+  explicit BasicCommunicator(MPI_Comm comm) : base(comm) {}
   // A view of the same communicator with the plugins' members.
-  explicit BasicCommunicator(const Communicator& comm) : Communicator(comm) {}
+  explicit BasicCommunicator(const Communicator& comm) : base(comm) {}
   // Not of a temporary owner: it would be freed at the end of the statement.
   BasicCommunicator(OwnedCommunicator&&) = delete;
+};
+
+// An OwnedCommunicator (it frees the communicator, and adopts one a call creates as
+// OwnedCommunicator does) with the members of each plugin: what the calls of a
+// BasicCommunicator<Plugins...> that create a communicator return.
+template <template <typename> class... Plugins>
+class OwnedBasicCommunicator
+    : public generated::keep_plugins<OwnedCommunicator, OwnedBasicCommunicator<Plugins...>>,
+      public Plugins<OwnedBasicCommunicator<Plugins...>>... {
+  using base = generated::keep_plugins<OwnedCommunicator, OwnedBasicCommunicator<Plugins...>>;
+
+ public:
+  // MPI_COMM_NULL.
+  OwnedBasicCommunicator() = default;
+  // Takes ownership of `comm`, as OwnedCommunicator(comm).
+  explicit OwnedBasicCommunicator(MPI_Comm comm) : base(comm) {}
 };
 
 namespace plugin {
@@ -93,7 +118,8 @@ struct parameter {
   static_assert(std::is_enum_v<decltype(Id)>, "nampi: a parameter's id is a value of an enum");
   template <typename T>
   constexpr auto operator()(T&& value) const {
-    return detail::named<Id, detail::role::in, T, detail::policy_unspecified>{std::forward<T>(value)};
+    return detail::named<Id, detail::role::in, T, detail::policy_unspecified>{
+        std::forward<T>(value)};
   }
 };
 

@@ -172,7 +172,18 @@ class reproducible_reduce_members {
   /// @param op an associative binary callable on the elements, e.g. std::plus<>{} (required)
   template <typename... Args>
   auto reproducible_reduce(Args&&... args) const {
-    if constexpr (generated::reproducible_reduce_check<std::remove_cvref_t<Args>...>::ok) {
+    using check = generated::reproducible_reduce_check<std::remove_cvref_t<Args>...>;
+    if constexpr (!check::ok) {
+      return detail::failed_call{};
+    } else if constexpr (std::is_same_v<
+                             std::remove_cvref_t<decltype(plugin::value<param_id::op>(args...))>,
+                             MPI_Op>) {
+      static_assert(detail::always_false<Comm>,
+                    "nampi: reproducible_reduce: parameter 'op': takes a callable or a builtin "
+                    "functor (std::plus<>, ...), not an MPI_Op: the plugin applies it in its own "
+                    "tree");
+      return detail::failed_call{};
+    } else {
       const Comm& comm = static_cast<const Comm&>(*this);
       auto& local = plugin::value<param_id::send_buf>(args...);
       using T = std::remove_cv_t<detail::element_t<decltype(local)>>;
@@ -180,11 +191,10 @@ class reproducible_reduce_members {
                     "nampi: reproducible_reduce: the elements of send_buf must be trivially "
                     "copyable and default-constructible (the tree's nodes travel as bytes and "
                     "are kept in a fixed array)");
-      auto& op = plugin::value<param_id::op>(args...);
+      // op(f, nampi::commutative) is fine: the tree fixes the order anyway.
+      auto& op = detail::op_function(plugin::value<param_id::op>(args...));
       return detail::reproducible::reduce<T>(comm, detail::data_of(local),
                                              static_cast<std::int64_t>(detail::size_of(local)), op);
-    } else {
-      return detail::failed_call{};
     }
   }
 };

@@ -77,9 +77,11 @@ class probed_message {
   }
   bool received() const noexcept { return message_ == MPI_MESSAGE_NULL; }
 
-  // The message's data as a new vector.
+  // The message's data as a new vector. The receives are const, as a callback taking
+  // `const auto& m` may call them: receiving changes only the handle (mutable), which MPI
+  // sets to MPI_MESSAGE_NULL; a second receive throws.
   template <typename U = T>
-  std::vector<U> recv() {
+  std::vector<U> recv() const {
     std::vector<U> data(count<U>());
     receive(data.data(), data.size());
     return data;
@@ -90,7 +92,7 @@ class probed_message {
   // size comes from the probe).
   template <typename Named>
     requires(detail::is_param<param_id::recv_buf, Named>())
-  void recv(Named&& buffer) {
+  void recv(Named&& buffer) const {
     auto& object = buffer.value;
     using U = std::remove_cv_t<detail::element_t<decltype(object)>>;
     using Policy = typename std::remove_cvref_t<Named>::policy;
@@ -107,7 +109,7 @@ class probed_message {
 
  private:
   template <typename U>
-  void receive(U* data, std::size_t n) {
+  void receive(U* data, std::size_t n) const {
     NAMPI_CHECK(!received(), "alltoallv_sparse: the message from rank %d was received already",
                 source());
     detail::call_mpi("MPI_Mrecv", MPI_Mrecv, static_cast<void*>(data),
@@ -124,7 +126,7 @@ class probed_message {
     return n;
   }
 
-  MPI_Message message_;
+  mutable MPI_Message message_;
   MPI_Status status_;
 };
 
