@@ -70,7 +70,7 @@ def needed_functions(binding: Binding, mpi_functions: dict) -> set[str]:
     needed = set()
     for form in binding.forms:
         for p in form.params:
-            needed |= set(p.param.mpi_calls) | set(p.param.blocking_mpi_calls)
+            needed |= set(p.param.mpi_calls) | set(p.param.blocking_mpi_calls) | set(p.param.nonblocking_mpi_calls)
             for rule_call in (p.default, p.resize, p.serialized_default):
                 if rule_call is not None:
                     needed |= set(rule_call.rule.mpi_calls)

@@ -91,8 +91,9 @@ def _mpi_arg(arg: str, form: Form, non_null_buffers: bool = False, pending: bool
         # The handle is a temporary: a user op lives until the MPI call returns.
         return f"nampi::detail::to_mpi_op<{form.element}>({arg}).get()"
     if to_mpi == "new_comm" and pending:
-        # A nonblocking call's new communicator exists once it completes (idup): adopted then.
-        return f"nampi::detail::to_mpi_pending_new_comm({arg})"
+        # A nonblocking call's new communicator exists once it completes (idup): adopted then,
+        # with nampi's own context started beside it on the communicator the call runs on.
+        return f"nampi::detail::to_mpi_pending_new_comm({arg}, ctx.comm)"
     if to_mpi == "pointer" and non_null_buffers:
         return f"nampi::detail::to_mpi_non_null_pointer({arg})"
     if to_mpi == "value" and form.written(arg):

@@ -65,6 +65,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             where=where_of(data, name),
             mpi_calls=dict(sorted(entry.get("mpi_calls", {}).items())),
             blocking_mpi_calls=dict(sorted(entry.get("blocking_mpi_calls", {}).items())),
+            nonblocking_mpi_calls=dict(sorted(entry.get("nonblocking_mpi_calls", {}).items())),
             takes=entry.get("takes"),
             check=entry.get("check"),
             role=entry.get("role"),

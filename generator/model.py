@@ -50,9 +50,11 @@ class Parameter:
     # MPI calls its conversion issues at every call (to_mpi new_comm: the new communicator's
     # rank and size); counted in the expected calls whether the caller gives it or not.
     mpi_calls: dict = field(default_factory=dict)
-    # MPI calls its conversion issues on top of mpi_calls in a blocking call only (new_comm:
-    # nampi's own context of the new communicator; idup's wait() adopts it without one).
+    # MPI calls its conversion issues on top of mpi_calls in a blocking call, and in a
+    # nonblocking one (new_comm: nampi's own context of the new communicator, made by
+    # MPI_Comm_dup in the one, started by a second MPI_Comm_idup in the other).
     blocking_mpi_calls: dict = field(default_factory=dict)
+    nonblocking_mpi_calls: dict = field(default_factory=dict)
     # What a value given to its `in` factory must be (integer, int_array, datatype_array,
     # op); None: not checked by the factory.
     takes: str | None = None
@@ -180,8 +182,7 @@ class Form:
         calls: Counter = Counter({mpi_function: 1})
         for p in self.params:
             calls.update(p.param.mpi_calls)
-            if blocking:
-                calls.update(p.param.blocking_mpi_calls)
+            calls.update(p.param.blocking_mpi_calls if blocking else p.param.nonblocking_mpi_calls)
         for p, rule_call in self.rule_order:
             if p.name in computed:
                 calls.update(rule_call.rule.mpi_calls)

@@ -685,11 +685,12 @@ def test_new_communicator_adoption_is_counted(spec):
         "MPI_Cart_create": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1, "MPI_Dims_create": 1, **own_context}
 
 
-def test_a_nonblocking_call_adopts_its_new_communicator_without_a_context(spec):
-    # idup's wait() adopts the communicator: no collective MPI_Comm_dup there (blocking_mpi_calls).
+def test_a_nonblocking_call_starts_the_context_of_its_new_communicator_beside_it(spec):
+    # idup starts a second MPI_Comm_idup for nampi's own context and waits for it in wait()
+    # (nonblocking_mpi_calls): no blocking, collective MPI_Comm_dup inside wait().
     form = _binding(spec, "dup").regular
     assert form.expected_calls("MPI_Comm_idup", set(), blocking=False) == {
-        "MPI_Comm_idup": 1, "MPI_Comm_rank": 1, "MPI_Comm_size": 1}
+        "MPI_Comm_idup": 2, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1, "MPI_Comm_size": 1, "MPI_Wait": 1}
     assert form.expected_calls("MPI_Comm_dup", set()) == {
         "MPI_Comm_dup": 2, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1, "MPI_Comm_size": 1}
 

@@ -177,6 +177,21 @@ TEST_CASE("isolation: where the contexts come from; a communicator without one i
   CHECK(view.range(first(0), last(size - 1)).allreduce_single(send_buf(1), op(std::plus<>{})) ==
         size);
 
+  // idup's: started beside it (a second MPI_Comm_idup), attached when wait() returns it.
+  nampi_pmpi_reset();
+  auto copy = world.idup().wait();
+  CHECK(nampi_pmpi::snapshot() == call_counts{{"MPI_Comm_idup", 2},
+                                               {"MPI_Comm_rank", 1},
+                                               {"MPI_Comm_set_attr", 1},
+                                               {"MPI_Comm_size", 1},
+                                               {"MPI_Wait", 2}});
+  REQUIRE(copy.own_context() != nullptr);
+  CHECK(copy.range(first(0), last(size - 1)).allreduce_single(send_buf(2), op(std::plus<>{})) ==
+        2 * size);
+  {
+    auto never_waited = world.idup();  // destroyed pending: both complete, both are freed
+  }
+
   // One made without nampi has none: nampi's algorithms refuse it before sending anything.
   MPI_Comm raw = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &raw);

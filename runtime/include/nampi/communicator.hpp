@@ -155,7 +155,9 @@ class OwnedCommunicator : public Communicator {
   OwnedCommunicator(OwnedCommunicator&& other) noexcept
       : Communicator(static_cast<const Communicator&>(other)),
         owner_(std::move(other.owner_)),
-        pending_(std::exchange(other.pending_, MPI_COMM_NULL)) {
+        pending_(std::exchange(other.pending_, MPI_COMM_NULL)),
+        pending_shadow_(std::exchange(other.pending_shadow_, MPI_COMM_NULL)),
+        shadow_request_(std::exchange(other.shadow_request_, MPI_REQUEST_NULL)) {
     other.set_null();
   }
   OwnedCommunicator& operator=(OwnedCommunicator&& other) noexcept {
@@ -163,6 +165,8 @@ class OwnedCommunicator : public Communicator {
       free_pending();
       owner_ = std::move(other.owner_);  // frees what this object owned
       pending_ = std::exchange(other.pending_, MPI_COMM_NULL);
+      pending_shadow_ = std::exchange(other.pending_shadow_, MPI_COMM_NULL);
+      shadow_request_ = std::exchange(other.shadow_request_, MPI_REQUEST_NULL);
       Communicator::operator=(static_cast<const Communicator&>(other));
       other.set_null();
     }
@@ -194,13 +198,23 @@ class OwnedCommunicator : public Communicator {
   // where MPI writes the new handle. adopt_pending() takes it over (reads its rank
   // and size) once the call completed; this object is null until then, and frees
   // one never adopted.
-  MPI_Comm* pending_handle() {
+  // nampi's own context of it starts here too, as one more MPI_Comm_idup of `parent` (the
+  // same group in a context of its own), issued before the call's: every process starts
+  // both at the same point, so no process waits inside wait() for a collective that another
+  // has not started (a blocking MPI_Comm_dup there could). adopt_pending() waits for it
+  // (MPI_Wait) and attaches it (MPI_Comm_set_attr).
+  MPI_Comm* pending_handle(MPI_Comm parent) {
     adopt(MPI_COMM_NULL);
     free_pending();
+    detail::call_mpi("MPI_Comm_idup", MPI_Comm_idup, parent, &pending_shadow_, &shadow_request_);
     return &pending_;
   }
   void adopt_pending() {
-    if (pending_ != MPI_COMM_NULL) adopt(std::exchange(pending_, MPI_COMM_NULL));
+    if (pending_ == MPI_COMM_NULL) return;
+    adopt(std::exchange(pending_, MPI_COMM_NULL));
+    detail::call_mpi("MPI_Wait", MPI_Wait, &shadow_request_, MPI_STATUS_IGNORE);
+    context_of_created(
+        detail::attach_own_context(mpi_communicator(), std::exchange(pending_shadow_, MPI_COMM_NULL)));
   }
 
   // Gives up ownership: returns the MPI communicator, which the caller must free.
@@ -215,8 +229,15 @@ class OwnedCommunicator : public Communicator {
   // are only a view of it.
   mpi::unique_comm owner_;
   MPI_Comm pending_ = MPI_COMM_NULL;  // written by MPI, not adopted yet (pending_handle)
+  MPI_Comm pending_shadow_ = MPI_COMM_NULL;  // its own context's, the same
+  MPI_Request shadow_request_ = MPI_REQUEST_NULL;
 
   void free_pending() noexcept {
+    if (shadow_request_ != MPI_REQUEST_NULL && !mpi::detail::mpi_finalized()) {
+      MPI_Wait(&shadow_request_, MPI_STATUS_IGNORE);  // started with the call's: completes too
+      const mpi::unique_comm never_adopted(
+          mpi::comm(std::exchange(pending_shadow_, MPI_COMM_NULL)));
+    }
     if (pending_ == MPI_COMM_NULL) return;
     const mpi::unique_comm never_adopted(mpi::comm(std::exchange(pending_, MPI_COMM_NULL)));
   }

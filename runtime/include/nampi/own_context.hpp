@@ -8,7 +8,8 @@
 // point where its processes make a collective call anyway):
 //  * MPI_COMM_WORLD: in nampi::Environment's constructor;
 //  * every communicator a nampi call creates (split, dup, create, cart_create, ...): right
-//    after the MPI call that creates it (adopt_created in communicator.hpp).
+//    after the MPI call that creates it (adopt_created in communicator.hpp); idup starts a
+//    second MPI_Comm_idup beside its own and attaches it in wait() (pending_handle).
 // The shadow is an attribute of the communicator (a keyval of nampi's): freeing the
 // communicator frees it; a communicator wrapped from a raw MPI_Comm finds it there
 // (MPI_Comm_get_attr), and one made without nampi has none: nampi's algorithms refuse to run
@@ -211,6 +212,20 @@ inline own_context* find_own_context(MPI_Comm comm) {
   return found ? static_cast<own_context*>(value) : nullptr;
 }
 
+// Makes `shadow` (a communicator of comm's group in a context of its own, which the context
+// then owns) the context of `comm`: one MPI_Comm_set_attr (the keyval exists: make_own_context
+// made it, or the Environment).
+inline own_context* attach_own_context(MPI_Comm comm, MPI_Comm shadow) {
+  auto* context = new own_context(shadow);
+  const int code = MPI_Comm_set_attr(comm, own_context_keyval().load(), context);
+  if (code != MPI_SUCCESS) {
+    delete context;
+    MPI_Comm_free(&shadow);
+    throw_mpi_error("MPI_Comm_set_attr", code);
+  }
+  return context;
+}
+
 // Makes the context of `comm` (collective over comm: MPI_Comm_dup, then MPI_Comm_set_attr),
 // or returns the one it has. The keyval is created with the first (in nampi::Environment, so
 // that a communicator's creation issues the same MPI calls every time).
@@ -227,13 +242,7 @@ inline own_context* make_own_context(MPI_Comm comm) {
   }
   MPI_Comm shadow = MPI_COMM_NULL;
   call_mpi("MPI_Comm_dup", MPI_Comm_dup, comm, &shadow);
-  auto* context = new own_context(shadow);
-  const int code = MPI_Comm_set_attr(comm, keyval, context);
-  if (code != MPI_SUCCESS) {
-    delete context;
-    MPI_Comm_free(&shadow);
-    throw_mpi_error("MPI_Comm_set_attr", code);
-  }
+  own_context* context = attach_own_context(comm, shadow);
   if (comm == MPI_COMM_WORLD) world_own_context().store(context);
   return context;
 }

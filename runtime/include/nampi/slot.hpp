@@ -522,8 +522,8 @@ MPI_Aint to_mpi_element_bytes(Slot& slot) {
 // the nonblocking result keeps in place until then, and the slot's finish() has the
 // owner adopt it when wait() or test() takes the result.
 template <typename Slot>
-MPI_Comm* to_mpi_pending_new_comm(Slot& slot) {
-  return slot.get().pending_handle();
+MPI_Comm* to_mpi_pending_new_comm(Slot& slot, MPI_Comm parent) {
+  return slot.get().pending_handle(parent);
 }
 
 }  // namespace nampi::detail

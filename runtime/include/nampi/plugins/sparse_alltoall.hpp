@@ -156,6 +156,14 @@ inline int next_tag(MPI_Comm comm) {
 // pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
 template <typename T, typename Messages, typename Deliver>
 void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliver) {
+  // Every destination is checked before the call takes its tag or sends anything: a call
+  // that throws here leaves the alternation of the tags as it was.
+  for (const auto& [destination, message] : messages) {
+    const int dest = static_cast<int>(destination);
+    NAMPI_CHECK(detail::size_of(message) == 0 || (dest >= 0 && dest < size),
+                "alltoallv_sparse: destination %d is not a rank of the communicator (size %d)",
+                dest, size);
+  }
   const int tag = next_tag(comm);
   // Its sends complete before the call returns or throws (an exception from `deliver` or a
   // check): MPI reads the caller's messages until then.
@@ -170,9 +178,6 @@ void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliv
     const std::size_t n = detail::size_of(message);
     if (n == 0) continue;
     const int dest = static_cast<int>(destination);
-    NAMPI_CHECK(dest >= 0 && dest < size,
-                "alltoallv_sparse: destination %d is not a rank of the communicator (size %d)",
-                dest, size);
     sends.push_back(MPI_REQUEST_NULL);
     detail::call_mpi("MPI_Issend", MPI_Issend, static_cast<const void*>(detail::data_of(message)),
                      detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),

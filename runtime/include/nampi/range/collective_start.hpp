@@ -64,8 +64,7 @@ inline started_collective start_collective(const range_handle& r, const char* fu
   NAMPI_CHECK(r.context != nullptr,
               "%s on a range: its communicator has no nampi context to send on (nampi makes one "
               "in nampi::Environment for MPI_COMM_WORLD and for each communicator a nampi call "
-              "creates, such as comm.split(...) or comm.dup(); not for MPI_Comm_idup's or one "
-              "made without nampi)",
+              "creates, such as comm.split(...) or comm.dup(); not for one made without nampi)",
               call);
   const range_identity id = r.identity();
   const own_context::ticket ticket = r.context->begin_collective(
