@@ -38,6 +38,30 @@ def typed_buffers(form: Form) -> list[tuple[str, str | None, str | None, bool]]:
     return out
 
 
+def blocked_buffers(form: Form) -> list[tuple[str, str, str, str, bool]]:
+    """The data buffers MPI reads in blocks, one per peer: a const buffer followed by an array of
+    counts, an array of displacements and one datatype (MPI_Alltoallv's and MPI_Scatterv's send
+    buffers), as (buffer, counts, displs, datatype, root_only). A receive buffer's blocks are
+    sized and checked by its resize rule; per-peer datatypes (MPI_Alltoallw) are not listed."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    out = []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    for i, (arg, mp) in enumerate(pairs):
+        p = form.param(arg)
+        if mp.kind != "BUFFER" or p is None or not p.param.data or not mp.c_type.startswith("const"):
+            continue
+        rest = pairs[i + 1 : i + 4]
+        if len(rest) < 3:
+            continue
+        (counts, mc), (displs, md), (datatype, mt) = rest
+        if (is_array(mc) and "NUM_ELEM" in mc.kind and is_array(md) and "DISPLACEMENT" in md.kind
+                and mt.kind == "DATATYPE" and not is_array(mt)
+                and all(form.param(a) for a in (counts, displs, datatype))):
+            out.append((arg, counts, displs, datatype, mp.root_only))
+    return out
+
+
 def one_element_buffers(form: Form) -> list[str]:
     """The data buffers of which MPI reads or writes exactly one element: those without any count
     argument before their datatype (MPI_Fetch_and_op, MPI_Compare_and_swap)."""

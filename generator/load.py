@@ -101,6 +101,7 @@ def load_rules(root: Path) -> dict[str, Rule]:
             mpi_calls=dict(sorted(entry["mpi_calls"].items())),
             root_only=bool(entry.get("root_only", False)),
             copies_argument=bool(entry.get("copies_argument", False)),
+            per_rank=bool(entry.get("per_rank", False)),
             where=where_of(data, name),
             topology_calls={t: dict(sorted(c.items())) for t, c in sorted(entry.get("topology_calls", {}).items())},
         )

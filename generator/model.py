@@ -88,6 +88,9 @@ class Rule:
     where: Where
     root_only: bool = False  # the value is meaningful at the root only
     copies_argument: bool = False  # the value is its (one) argument's value
+    # The count is one block per rank of the buffer it reads (size_of_per_rank) or sizes
+    # (size_count_per_rank): MPI reads or writes count x ranks elements of that buffer.
+    per_rank: bool = False
     # Calls that depend on the communicator's topology, on top of mpi_calls:
     # {"cart" | "graph" | "dist_graph": {MPI function: count}} (the test fixture names its topology).
     topology_calls: dict = field(default_factory=dict)

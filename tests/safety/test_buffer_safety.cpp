@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "nampi_test_support.hpp"
+#include "nampi_usage_error_check.hpp"
 
 using namespace nampi::params;
 
@@ -26,19 +27,6 @@ using namespace nampi::params;
 static_assert(NAMPI_ASSERTION_LEVEL == 0, "release build: checks of caller's values are off");
 
 namespace {
-
-// A usage_error whose message contains `part`.
-#define CHECK_USAGE_ERROR(expr, part)                                                 \
-  do {                                                                                \
-    bool nampi_thrown = false;                                                        \
-    try {                                                                             \
-      static_cast<void>(expr);                                                        \
-    } catch (const nampi::usage_error& e) {                                           \
-      nampi_thrown = true;                                                            \
-      CHECK_MESSAGE(std::string(e.what()).find(part) != std::string::npos, e.what()); \
-    }                                                                                 \
-    CHECK_MESSAGE(nampi_thrown, "expected nampi::usage_error with: " << (part));      \
-  } while (false)
 
 // A duplicate of MPI_COMM_WORLD for one case that leaves messages unmatched. Never
 // freed: MPI would reuse its context for the next duplicate, whose calls would then

@@ -4,8 +4,8 @@
 // datatype. Where nampi computed any of them (an inferred count, a probed size,
 // the number of ranks, the datatype's extent), it checks in every build that
 // the datatype's elements fit the buffer's bytes and throws usage_error before
-// MPI runs; a count and datatype the caller gave are checked only with
-// NAMPI_ASSERTION_LEVEL, since plain MPI trusts them too (error.hpp). Sizes are
+// MPI runs; a count and datatype the caller gave are checked too, unless the
+// program defines NAMPI_TRUST_GIVEN_SIZES (error.hpp: check_given_sizes). Sizes are
 // compared in bytes: a datatype the caller gives may have another extent than
 // the buffer's element type.
 #pragma once
@@ -96,20 +96,17 @@ typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
 // partitioned call) lie inside the buffer.
 // Nothing to do when both are computed (a count of the buffer's own elements,
 // or a buffer its resize rule sized). A computed count with a datatype the
-// caller gave is checked always; a count the caller gave, with the assertion
-// level (and a C handle other than the element's own only if asking its extent
-// is worth it: it is, once nampi must compute anything).
+// caller gave is checked always; a count the caller gave unless
+// NAMPI_TRUST_GIVEN_SIZES (a C handle other than the element's own is asked for
+// its extents: two local MPI calls).
 template <typename Buffer, typename Count, typename TypeSlot>
 [[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer,
                                               const Count& count, const TypeSlot& type,
                                               int partitions = 1) {
   if constexpr (!(Count::computed && TypeSlot::computed)) {
     constexpr bool always = Count::computed;
-    if constexpr (always || NAMPI_ASSERTION_LEVEL > 0) {
+    if constexpr (always || check_given_sizes) {
       using E = slot_element_t<Buffer>;
-      if constexpr (!always && !TypeSlot::computed && !requires { type.get().span(0); }) {
-        if (c_value(type.get()) != mpi_datatype<E>()) return;
-      }
       NAMPI_CHECK(partitions > 0, "%s: partitions must be positive, got %d", call, partitions);
       const auto n = static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(partitions);
       const auto span = type_span<E>(type, n);  // not a structured binding, as above
@@ -124,12 +121,77 @@ template <typename Buffer, typename Count, typename TypeSlot>
   }
 }
 
+// How the elements of a type slot's datatype lie in a buffer of E: the first one's bytes
+// [true_lb, true_lb + true_extent), each next one extent further.
+struct element_layout {
+  MPI_Aint true_lb;
+  MPI_Aint true_extent;
+  MPI_Aint extent;
+};
+template <typename E, typename TypeSlot>
+element_layout layout_of(const TypeSlot& type) {
+  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
+  if constexpr (TypeSlot::computed) {
+    return own;
+  } else if constexpr (requires { type.get().true_extent(); }) {
+    return {type.get().true_lb(), type.get().true_extent(), type.get().extent()};
+  } else {
+    const MPI_Datatype t = c_value(type.get());
+    if (t == mpi_datatype<E>()) return own;
+    if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
+    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
+    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
+    return {true_lb, true_extent, extent};
+  }
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void throw_block_outside(
+    const char* call, const char* buffer, std::size_t peer, long long count, long long displ,
+    long long begin, long long end, long long bytes) {
+  throw_usage_error(
+      "%s: the block of rank %zu in '%s' (%lld elements at displacement %lld) spans bytes "
+      "[%lld, %lld), but '%s' holds %lld %s",
+      call, peer, buffer, count, displ, begin, end, buffer, bytes, bytes == 1 ? "byte" : "bytes");
+}
+
+// Before the MPI call: the blocks MPI reads of a buffer, one per peer (counts[i] elements of
+// the datatype at displacement displs[i], counted in its extent: alltoallv's and scatterv's
+// send blocks), lie inside it. Checked in every build where nampi computed the counts or
+// the displacements (an exclusive scan of the caller's counts), and where the caller gave
+// both unless NAMPI_TRUST_GIVEN_SIZES. (A receive buffer's blocks are checked by its resize
+// rule, size_extent.) One pass over the peers, in wide integers: no product can overflow.
+template <typename Buffer, typename Counts, typename Displs, typename TypeSlot>
+inline void check_blocks_fit(const char* call, const Buffer& buffer, const Counts& counts,
+                             const Displs& displs, const TypeSlot& type, std::size_t peers) {
+  if constexpr (Counts::computed || Displs::computed || check_given_sizes) {
+    using E = slot_element_t<Buffer>;
+    __extension__ using wide = __int128;
+    const element_layout layout = layout_of<E>(type);
+    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
+    const auto* count = counts.data();
+    const auto* displ = displs.data();
+    for (std::size_t i = 0; i < peers; ++i) {
+      const wide c = static_cast<wide>(count[i]);
+      if (c == 0) continue;
+      const wide at = static_cast<wide>(displ[i]) * layout.extent;
+      const wide step = (c - 1) * layout.extent;
+      const wide begin = at + layout.true_lb + (step < 0 ? step : 0);
+      const wide end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
+      if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
+        throw_block_outside(call, param_name(Buffer::id), i, static_cast<long long>(count[i]),
+                            static_cast<long long>(displ[i]), static_cast<long long>(begin),
+                            static_cast<long long>(end), static_cast<long long>(bytes));
+    }
+  }
+}
+
 // The same for a count in the buffer's own elements (a window's size, win_create): checked
-// where nampi computed it, and a given one in builds with assertions.
+// where nampi computed it, and a given one unless NAMPI_TRUST_GIVEN_SIZES.
 template <typename Buffer, typename Count>
 [[gnu::always_inline]] inline void check_fits(const char* call, const Buffer& buffer,
                                               const Count& count) {
-  if constexpr (Count::computed || NAMPI_ASSERTION_LEVEL > 0) {
+  if constexpr (Count::computed || check_given_sizes) {
     const auto n = static_cast<long long>(count.get());
     NAMPI_CHECK(n >= 0 && static_cast<unsigned long long>(n) <= buffer.size(),
                 "%s: '%s' is %lld elements, but '%s' holds %zu", call, param_name(Count::id), n,

@@ -201,15 +201,20 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 }  // namespace detail
 }  // namespace nampi
 
-// Run-time usage checks come in two kinds:
+// Run-time usage checks come in three kinds:
 //  * NAMPI_CHECK: a size nampi computed (an inferred count, a probed size, the
 //    number of ranks, a datatype's extent) against the caller's memory. On in
 //    every build: nampi made the number up, so nobody else can have checked it,
 //    and a release build must never be less safe than plain MPI.
-//  * NAMPI_ASSERT: values the caller gave (a count next to a buffer), which
-//    plain MPI trusts too. They follow `assert`: on in debug builds, off with
-//    NDEBUG, so that a call with everything given costs what hand-written MPI
-//    costs. Define NAMPI_ASSERTION_LEVEL (0 or 1) to choose either way.
+//  * Sizes the caller gave (a count, displacements, a datatype next to a buffer
+//    nampi sees): where MPI reads or writes decides whether memory stays intact,
+//    so they are checked in every build too (check_given_sizes below), unless the
+//    program opts out with NAMPI_TRUST_GIVEN_SIZES and trusts them as plain MPI
+//    does.
+//  * NAMPI_ASSERT: other values the caller gave that protect no memory (a tag's
+//    range, a root's range, the state of a call). They follow `assert`: on in
+//    debug builds, off with NDEBUG. Define NAMPI_ASSERTION_LEVEL (0 or 1) to
+//    choose either way.
 // The message (printf-style: a format and its values) is built in one cold
 // function, only when the check fails, so that a check costs its caller a
 // compare, a branch and a call, and compiles no string code (issue 14).
@@ -241,19 +246,33 @@ inline void call_mpi(const char* name, Function function, Args... args) {
   } while (false)
 #endif
 
-// NAMPI_CHECK where `always` (a size nampi computed), else NAMPI_ASSERT; `always`
-// is a constant expression.
-#define NAMPI_CHECK_IF(always, condition, ...)             \
-  do {                                                     \
-    if constexpr ((always) || NAMPI_ASSERTION_LEVEL > 0) { \
-      NAMPI_CHECK(condition, __VA_ARGS__);                 \
-    }                                                      \
+namespace nampi::detail {
+
+// Whether sizes the caller gave are checked against the buffers they describe: in every
+// build, unless the program defines NAMPI_TRUST_GIVEN_SIZES (an explicit, visible opt-out:
+// given counts, displacements and datatypes then cost nothing, as in plain MPI, and a wrong
+// one writes where plain MPI would). Sizes nampi computes are checked regardless.
+#if defined(NAMPI_TRUST_GIVEN_SIZES)
+inline constexpr bool check_given_sizes = false;
+#else
+inline constexpr bool check_given_sizes = true;
+#endif
+
+}  // namespace nampi::detail
+
+// NAMPI_CHECK of a size: where `always` (a size nampi computed), or a size the caller gave
+// unless NAMPI_TRUST_GIVEN_SIZES; `always` is a constant expression.
+#define NAMPI_CHECK_IF(always, condition, ...)                             \
+  do {                                                                     \
+    if constexpr ((always) || ::nampi::detail::check_given_sizes) {        \
+      NAMPI_CHECK(condition, __VA_ARGS__);                                 \
+    }                                                                      \
   } while (false)
 
 namespace nampi::detail {
 
 // Whether a size check is of a value nampi computed (Always: on in every build)
-// or only of values the caller gave (NAMPI_ASSERTION_LEVEL decides).
+// or only of values the caller gave (check_given_sizes decides).
 template <bool Always>
 struct size_check {
   static constexpr bool always = Always;

@@ -197,11 +197,11 @@ class output_slot {
   std::size_t size() const { return size_; }
 
   // resize_for(n, call, size_check<Always>) does nothing at all: a buffer the
-  // caller gave without a resize policy, whose check the assertion level drops.
+  // caller gave without a resize policy, whose check NAMPI_TRUST_GIVEN_SIZES drops.
   template <bool Always>
   static constexpr bool does_nothing_for =
       is_buffer_v<object_type> && std::is_same_v<Policy, no_resize> && !Always &&
-      NAMPI_ASSERTION_LEVEL == 0;
+      !check_given_sizes;
 
   // Makes room for n elements as the resize policy allows; a buffer that stays
   // too small throws usage_error before MPI writes. The check is on in every
@@ -209,7 +209,7 @@ class output_slot {
   template <bool Always>
   [[gnu::always_inline]] void resize_for(std::size_t n, const char* call, size_check<Always>) {
     if constexpr (!is_buffer_v<object_type>) {
-      if constexpr (Always || NAMPI_ASSERTION_LEVEL > 0)
+      if constexpr (Always || check_given_sizes)
         if (n > 1) [[unlikely]]
           throw_one_value(call, param_name(Id), n);
       return;
@@ -230,7 +230,7 @@ class output_slot {
     } else if constexpr (does_nothing_for<Always>) {
       return;
     } else {
-      if constexpr (Always || NAMPI_ASSERTION_LEVEL > 0)
+      if constexpr (Always || check_given_sizes)
         if (size_of(object_) < n) [[unlikely]]
           throw_too_small(call, param_name(Id), size_of(object_), n);
     }

@@ -50,12 +50,14 @@ std::vector<To> narrow_each(const char* function, const char* parameter,
   return out;
 }
 
-// Several arrays share one length argument: all spans must have the same size.
+// Several arrays share one length argument: all spans must have the same size (MPI reads or
+// writes that many entries of each: a size the caller gave, checked unless
+// NAMPI_TRUST_GIVEN_SIZES).
 inline void check_same_length([[maybe_unused]] const char* function,
                               [[maybe_unused]] const char* parameter,
                               [[maybe_unused]] std::size_t size, [[maybe_unused]] const char* first,
                               [[maybe_unused]] std::size_t first_size) {
-  NAMPI_ASSERT(size == first_size, "%s: %s has %zu elements, %s has %zu", function, parameter, size,
+  NAMPI_CHECK_IF(false, size == first_size, "%s: %s has %zu elements, %s has %zu", function, parameter, size,
                first, first_size);
 }
 
