@@ -237,7 +237,9 @@ class output_slot {
     size_ = n;
   }
 
-  object_type extract() { return std::move(object_); }
+  // Only a returned (owned) slot is extracted. The return type is deduced, so
+  // that a slot over a caller's C array does not declare a function returning an array.
+  auto extract() { return std::move(object_); }
 
   // A communicator a nonblocking call created (to_mpi_pending_new_comm) is adopted
   // once the call completed: make_result runs this when it builds the call's result.
