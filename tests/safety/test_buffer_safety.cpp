@@ -314,6 +314,11 @@ TEST_CASE("values that mean something at the root only are left untouched elsewh
   std::vector<int> counts(p, -1);
   comm.gatherv(send_buf(std::vector<int>{comm.rank()}), recv_counts_out(counts));
   CHECK(counts == (at_root ? std::vector<int>(p, 1) : std::vector<int>(p, -1)));
+  int recv_count_back = -7;
+  auto gathered =
+      comm.gather(send_buf(std::vector<int>(2, comm.rank())), recv_count_out(recv_count_back));
+  CHECK(gathered == (at_root ? nampi_test::repeat_each(comm.size(), 2) : std::vector<int>{}));
+  CHECK(recv_count_back == (at_root ? 2 : -7));
 }
 
 TEST_CASE("single values: room for one value") {
