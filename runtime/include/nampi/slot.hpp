@@ -270,6 +270,14 @@ using choose_policy =
                                           Default, no_resize>,
                        Given>;
 
+// A binding's default policy for a buffer its rule sizes from parameter Count (spec/rules.yaml
+// grows_only_if_given): a count the caller gives is how many elements the call uses, not how
+// large the buffer is, so resize_to_fit then only grows the buffer, never shrinks it.
+template <typename Policy, auto Count, typename... Args>
+using policy_unless_given =
+    std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>, grow_only,
+                       Policy>;
+
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself
 //                   (serialized_per_rank: a required buffer's, see above);
