@@ -281,7 +281,8 @@ TEST_CASE("bcast: a given send_recv_count grows a receiver's buffer, never shrin
   // An int and two ints of padding: 2 elements span 4 ints, at 0 and 3.
   const auto padded = nampi::datatype::resized(MPI_INT, 0, 3 * sizeof(int));
   const bool at_root = comm.rank() == 0;
-  std::vector<int> larger = at_root ? std::vector<int>{1, -2, -2, 4, -5, -6} : std::vector<int>(6, -1);
+  std::vector<int> larger =
+      at_root ? std::vector<int>{1, -2, -2, 4, -5, -6} : std::vector<int>(6, -1);
   comm.bcast(send_recv_buf(larger), send_recv_count(2), send_recv_type(padded));
   CHECK(larger == (at_root ? std::vector<int>{1, -2, -2, 4, -5, -6}
                            : std::vector<int>{1, -1, -1, 4, -1, -1}));

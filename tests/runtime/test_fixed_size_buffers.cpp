@@ -3,11 +3,11 @@
 // persistent call references them and returns nothing for them), never resized, and one too
 // small is a usage_error before any MPI call.
 #include <doctest/doctest.h>
+#include <nampi_pmpi_counter.h>
 
 #include <array>
 #include <map>
 #include <nampi/nampi.hpp>
-#include <nampi_pmpi_counter.h>
 #include <span>
 #include <string>
 #include <type_traits>

@@ -76,7 +76,8 @@ TEST_CASE("recv: a probed size larger than the buffer throws; the message stays 
   }
 }
 
-TEST_CASE("fixed-size receive buffers (std::array, C array, std::span) too small: never written past") {
+TEST_CASE(
+    "fixed-size receive buffers (std::array, C array, std::span) too small: never written past") {
   nampi::Communicator comm;
   const std::vector<int> four{1, 2, 3, 4};
   std::array<int, 2> two{-1, -1};

@@ -275,8 +275,8 @@ using choose_policy =
 // large the buffer is, so resize_to_fit then only grows the buffer, never shrinks it.
 template <typename Policy, auto Count, typename... Args>
 using policy_unless_given =
-    std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>, grow_only,
-                       Policy>;
+    std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>,
+                       grow_only, Policy>;
 
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself
