@@ -21,7 +21,16 @@ def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False,
         flags.append("nampi::detail::moved_input::" + ("hand_back" if back else "keep"))
     # A required buffer is never created: its Default tells a serialized one to split per rank.
     storage = "nampi::detail::serialized_per_rank" if per_rank else p.storage
-    return {"name": p.name, "id": param_id(p.name), "storage": storage, "policy": p.policy, "flags": flags}
+    return {"name": p.name, "id": param_id(p.name), "storage": storage, "policy": _policy(p), "flags": flags}
+
+
+def _policy(p: FormParam) -> str:
+    """The resize policy a slot takes when the caller names none (nampi/slot.hpp:
+    policy_unless_given for one that a given count turns into grow_only)."""
+    count = p.grows_only_if_given()
+    if count is None:
+        return f"nampi::{p.policy}"
+    return f"nampi::detail::policy_unless_given<nampi::{p.policy}, {param_id(count)}, Args...>"
 
 
 def _helper_call(p: FormParam, rule_call, datatype: str | None = None) -> dict:

@@ -102,11 +102,15 @@ def load_rules(root: Path) -> dict[str, Rule]:
             root_only=bool(entry.get("root_only", False)),
             copies_argument=bool(entry.get("copies_argument", False)),
             per_rank=bool(entry.get("per_rank", False)),
+            grows_only_if_given=entry.get("grows_only_if_given"),
             where=where_of(data, name),
             topology_calls={t: dict(sorted(c.items())) for t, c in sorted(entry.get("topology_calls", {}).items())},
         )
         for name, entry in sorted(data.items())
     }
+    for rule in rules.values():
+        if rule.grows_only_if_given and rule.grows_only_if_given not in [a.name for a in rule.args if not a.literal]:
+            raise SpecError(where_of(data[rule.name], "grows_only_if_given"), f"{rule.name}: grows_only_if_given '{rule.grows_only_if_given}' is not one of its (non-literal) args")
     check_helpers(root, rules, data)
     return rules
 

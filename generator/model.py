@@ -91,6 +91,9 @@ class Rule:
     # The count is one block per rank of the buffer it reads (size_of_per_rank) or sizes
     # (size_count_per_rank): MPI reads or writes count x ranks elements of that buffer.
     per_rank: bool = False
+    # The argument (a count) that, given by the caller, says how many elements the call uses,
+    # not how large the buffer is: a buffer whose binding policy is resize_to_fit only grows then.
+    grows_only_if_given: str | None = None
     # Calls that depend on the communicator's topology, on top of mpi_calls:
     # {"cart" | "graph" | "dist_graph": {MPI function: count}} (the test fixture names its topology).
     topology_calls: dict = field(default_factory=dict)
@@ -125,6 +128,15 @@ class FormParam:
     # serialized: the byte counts of the serialized values (the caller may not give it then).
     serialized_default: RuleCall | None = None
     one_value: bool = False  # `storage: element`: the call creates one value, not an array
+
+    def grows_only_if_given(self) -> str | None:
+        """The parameter whose given value makes the binding's resize_to_fit a grow_only (its
+        resize rule's `grows_only_if_given`): a count the caller gives is how many elements the
+        call uses, so a larger buffer keeps its size (bcast's receivers given send_recv_count)."""
+        if self.policy != "resize_to_fit" or self.resize is None or not self.resize.rule.grows_only_if_given:
+            return None
+        names = [a.name for a in self.resize.rule.args]
+        return self.resize.args[names.index(self.resize.rule.grows_only_if_given)]
 
 
 @dataclass

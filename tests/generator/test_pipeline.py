@@ -166,6 +166,14 @@ def test_rule_helper_the_runtime_does_not_define(root: Path, capsys):
                       "is not defined in runtime/include/nampi/")
 
 
+def test_grows_only_if_given_names_an_argument_of_its_rule(root: Path, capsys):
+    path = root / RULES
+    line = rule_line(path.read_text(), "size_count_except_root", r"^\s+grows_only_if_given: ")
+    edit_line(path, line, "grows_only_if_given: count", "grows_only_if_given: root_count")
+    assert_spec_error(root, capsys, RULES, line, "size_count_except_root: grows_only_if_given 'root_count'",
+                      "is not one of its (non-literal) args")
+
+
 def test_converter_the_runtime_does_not_define(root: Path, capsys):
     # The runtime renamed what `to_mpi: weights` names: the error points at the first parameter
     # converted that way.
@@ -693,6 +701,17 @@ def test_a_nonblocking_call_starts_the_context_of_its_new_communicator_beside_it
         "MPI_Comm_idup": 2, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1, "MPI_Comm_size": 1, "MPI_Wait": 1}
     assert form.expected_calls("MPI_Comm_dup", set()) == {
         "MPI_Comm_dup": 2, "MPI_Comm_rank": 1, "MPI_Comm_set_attr": 1, "MPI_Comm_size": 1}
+
+
+def test_a_given_count_turns_resize_to_fit_into_grow_only(spec, built):
+    # bcast's receivers are resized to fit the root's size, unless the caller gives the count.
+    bcast = _binding(spec, "bcast").regular.param("send_recv_buf")
+    assert bcast.policy == "resize_to_fit" and bcast.grows_only_if_given() == "send_recv_count"
+    # The rule has the field, but the binding's policy does not resize: nothing to turn.
+    assert _binding(spec, "scatter").regular.param("recv_buf").grows_only_if_given() is None
+    header = " ".join(built["include/nampi/generated/collectives.hpp"].split())
+    assert ("nampi::detail::policy_unless_given< nampi::resize_to_fit, nampi::param_id::send_recv_count, "
+            "Args...>") in header
 
 
 def test_either_cases_always_give_one_of_the_two(spec):

@@ -276,6 +276,34 @@ TEST_CASE("bcast: send_recv_buf is resized at the receivers (binding default res
   CHECK(data == nampi_test::staircase(comm.size()));
 }
 
+TEST_CASE("bcast: a given send_recv_count grows a receiver's buffer, never shrinks it") {
+  nampi::Communicator comm;
+  // An int and two ints of padding: 2 elements span 4 ints, at 0 and 3.
+  const auto padded = nampi::datatype::resized(MPI_INT, 0, 3 * sizeof(int));
+  const bool at_root = comm.rank() == 0;
+  std::vector<int> larger =
+      at_root ? std::vector<int>{1, -2, -2, 4, -5, -6} : std::vector<int>(6, -1);
+  comm.bcast(send_recv_buf(larger), send_recv_count(2), send_recv_type(padded));
+  CHECK(larger == (at_root ? std::vector<int>{1, -2, -2, 4, -5, -6}
+                           : std::vector<int>{1, -1, -1, 4, -1, -1}));
+  std::vector<int> smaller = at_root ? std::vector<int>{1, -2, -2, 4} : std::vector<int>(1, -1);
+  comm.bcast(send_recv_buf(smaller), send_recv_count(2), send_recv_type(padded));
+  REQUIRE(smaller.size() == 4);
+  CHECK(smaller[0] == 1);
+  CHECK(smaller[3] == 4);
+  // The count in the buffer's own elements: the same.
+  std::vector<int> plain = at_root ? std::vector<int>{7, 8} : std::vector<int>(5, -1);
+  comm.bcast(send_recv_buf(plain), send_recv_count(2));
+  CHECK(plain == (at_root ? std::vector<int>{7, 8} : std::vector<int>{7, 8, -1, -1, -1}));
+  // Without the count, the receivers take the root's size; asked for, resize_to_fit still shrinks.
+  std::vector<int> inferred = at_root ? std::vector<int>{7, 8} : std::vector<int>(5, -1);
+  comm.bcast(send_recv_buf(inferred));
+  CHECK(inferred == std::vector<int>{7, 8});
+  std::vector<int> exact = at_root ? std::vector<int>{7, 8} : std::vector<int>(5, -1);
+  comm.bcast(send_recv_buf<nampi::resize_to_fit>(exact), send_recv_count(2));
+  CHECK(exact == std::vector<int>{7, 8});
+}
+
 TEST_CASE("bcast: an rvalue send_recv_buf is returned") {
   nampi::Communicator comm;
   std::vector<int> data = comm.rank() == 0 ? std::vector<int>{7, 8, 9} : std::vector<int>{};

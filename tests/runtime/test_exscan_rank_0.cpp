@@ -85,14 +85,62 @@ TEST_CASE("exscan of a buffer: identity, one value for all, or a buffer at rank 
   std::vector<int> out(3, -1);
   comm.exscan(send_buf(data), recv_buf(out), op(std::plus<>{}));
   CHECK(out == expect({0, 0, 0}));
-#if NAMPI_ASSERTION_LEVEL > 0
-  // A values buffer of the wrong size is a usage error at rank 0, before the call
-  // (on one rank only: the others would wait in MPI_Exscan for rank 0).
-  if (comm.size() == 1)
-    CHECK_THROWS_AS((void)comm.exscan(send_buf(data), op(std::plus<>{}),
-                                      values_on_rank_0(std::vector<int>{1, 2}), recv_buf(out)),
-                    nampi::usage_error);
-#endif
+  // A values buffer too short is a usage error on every rank, before the call communicates
+  // (checked in every build: nampi reads it), so no rank is left waiting in MPI_Exscan.
+  CHECK_THROWS_WITH_AS((void)comm.exscan(send_buf(data), op(std::plus<>{}),
+                                         values_on_rank_0(std::vector<int>{1, 2}), recv_buf(out)),
+                       "nampi: exscan: 'values_on_rank_0' holds 2 values, 3 needed (rank 0's "
+                       "result, laid out like 'recv_buf')",
+                       nampi::usage_error);
+  // A longer one is read only as far as the result reaches.
+  CHECK(comm.exscan(send_buf(data), op(std::plus<>{}),
+                    values_on_rank_0(std::vector<int>{4, 5, 6, 7})) == expect({4, 5, 6}));
+}
+
+// A sum on the padded type below (MPICH reduces with builtin ops on builtin datatypes only):
+// the first int of each element of three.
+static void padded_sum(void* in, void* inout, int* length, MPI_Datatype*) {
+  const int* a = static_cast<const int*>(in);
+  int* b = static_cast<int*>(inout);
+  for (int i = 0; i < *length; ++i) b[3 * i] += a[3 * i];
+}
+
+TEST_CASE("exscan with a derived datatype: rank 0's result at the datatype's positions") {
+  nampi::Communicator comm;
+  const int rank = comm.rank();
+  // An int and two ints of padding: 2 elements span 4 ints, at 0 and 3.
+  const auto padded = nampi::datatype::resized(MPI_INT, 0, 3 * sizeof(int));
+  MPI_Op sum = MPI_OP_NULL;
+  MPI_Op_create(&padded_sum, 1, &sum);
+  const std::vector<int> data{rank + 1, -100, -100, 10 * (rank + 1), -100, -100};
+  const int prefix = rank * (rank + 1) / 2;  // 1 + 2 + ... + rank
+  const auto expect = [&](int first, int second) {
+    return rank == 0 ? std::vector<int>{first, -1, -1, second, -1, -1}
+                     : std::vector<int>{prefix, -1, -1, 10 * prefix, -1, -1};
+  };
+  const auto scan = [&](auto... more) {
+    std::vector<int> out(6, -1);  // the padding is not the result: it stays as it was
+    comm.exscan(send_buf(data), send_count(2), send_type(padded), recv_buf(out), op(sum), more...);
+    return out;
+  };
+  // values_on_rank_0 laid out like recv_buf (its padding is not copied either).
+  CHECK(scan(values_on_rank_0(std::vector<int>{5, -7, -7, 6, -7, -7})) == expect(5, 6));
+  CHECK(scan(values_on_rank_0(std::vector<int>{5, -7, -7, 6})) == expect(5, 6));
+  CHECK(scan(values_on_rank_0(9)) == expect(9, 9));
+  CHECK(scan() == expect(-1, -1));  // a user op: no identity, rank 0's buffer as it was
+  // As a C handle too (its extent asked of MPI).
+  std::vector<int> out(6, -1);
+  comm.exscan(send_buf(data), send_count(2), send_type(padded.get()), recv_buf(out), op(sum),
+              values_on_rank_0(std::vector<int>{5, -7, -7, 6}));
+  CHECK(out == expect(5, 6));
+  // Two values are not laid out like recv_buf (2 elements span 4 ints): an error on every rank
+  // before the call, so the next collective finds every rank in step.
+  CHECK_THROWS_WITH_AS(scan(values_on_rank_0(std::vector<int>{5, 6})),
+                       "nampi: exscan: 'values_on_rank_0' holds 2 values, 4 needed (rank 0's "
+                       "result, laid out like 'recv_buf')",
+                       nampi::usage_error);
+  CHECK(scan(values_on_rank_0(std::vector<int>{1, 0, 0, 2})) == expect(1, 2));
+  MPI_Op_free(&sum);
 }
 
 TEST_CASE("iexscan and iexscan_single set rank 0's result too") {

@@ -64,6 +64,38 @@ TEST_CASE("recv: a probed size larger than the buffer throws; the message stays 
   }
 }
 
+TEST_CASE(
+    "fixed-size receive buffers (std::array, C array, std::span) too small: never written past") {
+  nampi::Communicator comm;
+  const std::vector<int> four{1, 2, 3, 4};
+  std::array<int, 2> two{-1, -1};
+  int c_two[2] = {-1, -1};
+  CHECK_USAGE_ERROR(comm.allreduce(send_buf(four), recv_buf(two), op(std::plus<>{})),
+                    "allreduce: 'recv_buf' holds 2 elements, 4 needed");
+  CHECK_USAGE_ERROR(comm.iallreduce(send_buf(four), recv_buf(c_two), op(std::plus<>{})),
+                    "iallreduce: 'recv_buf' holds 2 elements, 4 needed");
+#if defined(NAMPI_HAVE_MPI_ALLREDUCE_INIT)
+  CHECK_USAGE_ERROR(comm.allreduce_init(send_buf(four), recv_buf(two), op(std::plus<>{})),
+                    "allreduce_init: 'recv_buf' holds 2 elements, 4 needed");
+#endif
+  std::span<int> view(two);
+  CHECK_USAGE_ERROR(comm.allgather(send_buf(four), recv_buf(view)),
+                    "allgather: 'recv_buf' holds 2 elements");
+  CHECK(two == std::array<int, 2>{-1, -1});
+  CHECK(c_two[0] == -1);
+  CHECK(c_two[1] == -1);
+  if (comm.size() < 2 || comm.rank() > 1) return;
+  if (comm.rank() == 0) {
+    for (int i = 0; i < 2; ++i) comm.send(send_buf(four), dest(1), tag(i));
+  } else {
+    CHECK_USAGE_ERROR(comm.recv(recv_buf(two), source(0), tag(0)),
+                      "recv: 'recv_buf' holds 2 elements, 4 needed");
+    CHECK_USAGE_ERROR(comm.irecv(recv_buf(c_two), source(0), tag(1)),
+                      "irecv: 'recv_buf' holds 2 elements, 4 needed");
+    for (int i = 0; i < 2; ++i) CHECK(comm.recv<int>(source(0), tag(i)) == four);  // nothing lost
+  }
+}
+
 TEST_CASE("recv: a datatype the caller gives sizes the buffer by its extent") {
   nampi::Communicator comm;
   if (comm.size() < 2 || comm.rank() > 1) return;
@@ -271,6 +303,11 @@ TEST_CASE("values that mean something at the root only are left untouched elsewh
   std::vector<int> counts(p, -1);
   comm.gatherv(send_buf(std::vector<int>{comm.rank()}), recv_counts_out(counts));
   CHECK(counts == (at_root ? std::vector<int>(p, 1) : std::vector<int>(p, -1)));
+  int recv_count_back = -7;
+  auto gathered =
+      comm.gather(send_buf(std::vector<int>(2, comm.rank())), recv_count_out(recv_count_back));
+  CHECK(gathered == (at_root ? nampi_test::repeat_each(comm.size(), 2) : std::vector<int>{}));
+  CHECK(recv_count_back == (at_root ? 2 : -7));
 }
 
 TEST_CASE("single values: room for one value") {

@@ -167,6 +167,13 @@ void same_as(Out& out, const Ctx&, const Source& source) {
   out.set(detail::c_value(source.get()));
 }
 
+// As same_as at the root. Elsewhere MPI ignores the value: a caller's variable
+// (recv_count_out(n)) is left as it was, the call's own stays 0.
+template <typename Ctx, typename Out, typename Source, typename Root>
+void same_as_at_root(Out& out, const Ctx& ctx, const Source& source, const Root& root) {
+  if (ctx.rank == root.get()) same_as(out, ctx, source);
+}
+
 // Displacements as the exclusive prefix sum of counts. Each displacement must lie in
 // [0, the largest Displ] and each count must not be negative: a negative count can hide
 // behind non-negative prefixes ({5, -2, 1} scans to {0, 5, 3}, and a buffer sized from the

@@ -237,7 +237,9 @@ class output_slot {
     size_ = n;
   }
 
-  object_type extract() { return std::move(object_); }
+  // Only a returned (owned) slot is extracted. The return type is deduced, so
+  // that a slot over a caller's C array does not declare a function returning an array.
+  auto extract() { return std::move(object_); }
 
   // A communicator a nonblocking call created (to_mpi_pending_new_comm) is adopted
   // once the call completed: make_result runs this when it builds the call's result.
@@ -267,6 +269,14 @@ using choose_policy =
                                               !is_buffer_v<std::remove_cvref_t<Object>>,
                                           Default, no_resize>,
                        Given>;
+
+// A binding's default policy for a buffer its rule sizes from parameter Count (spec/rules.yaml
+// grows_only_if_given): a count the caller gives is how many elements the call uses, not how
+// large the buffer is, so resize_to_fit then only grows the buffer, never shrinks it.
+template <typename Policy, auto Count, typename... Args>
+using policy_unless_given =
+    std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>,
+                       grow_only, Policy>;
 
 // The slot of parameter Id for a call with arguments Args.
 //  Default        - storage type when the call must create the value itself
