@@ -68,6 +68,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
 
   template <typename Call>
   static constexpr bool provides = generated::backends::range_has<Call>;
+  // Its collectives take no tag(t): the range's own (range(..., tag(t))) with a sequence number
+  // gives each one its tags (nampi/taken.hpp, spec/backends.yaml tag_at_creation).
+  static constexpr bool tag_at_creation = true;
 
   // What the inference rules and the backend need to know of a call (range/handle.hpp).
   detail::range_context call_context(const char* call) const {
