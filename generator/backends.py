@@ -25,6 +25,7 @@ class Backend:
     communicator: str
     provides: frozenset | None  # the MPI functions it implements; None: all (MPI itself)
     where: Where | None
+    tag_at_creation: str | None = None  # where its calls that take no tag take one instead
 
 
 def load_backends(root: Path, mpi_functions: dict) -> list[Backend]:
@@ -40,7 +41,7 @@ def load_backends(root: Path, mpi_functions: dict) -> list[Backend]:
                 raise SpecError(where_of(data, name), f"{name}: a backend that lists its functions names the `function` template that holds them")
             _check_implemented(root, name, entry["function"], provides, mpi_functions)
             provides = frozenset(provides)
-        out.append(Backend(name, entry["doc"], entry["communicator"], provides, where_of(data, name)))
+        out.append(Backend(name, entry["doc"], entry["communicator"], provides, where_of(data, name), entry.get("tag_at_creation")))
     return out
 
 
@@ -100,6 +101,25 @@ def backends_view(backends: list[Backend], bindings: list[Binding], mpi_function
         }
         for b in backends
         if b.provides is not None
+    ]
+
+
+def tag_checks(backends: list[Backend], binding: Binding, form, mpi_functions: dict, tag: str, label: str) -> list[dict]:
+    """A tag given to a call that takes none, on a communicator type whose calls take their tag
+    where it is made (a range's collectives; the type says so: nampi/taken.hpp tag_at_creation):
+    one message saying where it goes. Its takes_all (the last check) becomes takes_all_but, which
+    lets this tag pass there, so there is no second message."""
+    if any(p.name == "tag" for p in form.params):
+        return []
+    needed = needed_functions(binding, mpi_functions)
+    return [
+        {
+            "cond": "!nampi::detail::tag_at_creation<Comm> || !nampi::detail::has_param<nampi::param_id::tag, Args...>",
+            "msg": f"nampi: {label}: a {b.communicator}'s call takes no tag: give it to the range "
+            f"({b.tag_at_creation}), whose calls each have tags of their own",
+        }
+        for b in backends
+        if b.tag_at_creation and (b.provides is None or needed <= b.provides)
     ]
 
 

@@ -416,6 +416,20 @@ def _returns(binding: Binding, form: Form) -> str:
     return text
 
 
+def _raw_handles(binding: Binding, form: Form) -> str | None:
+    """Where a call returns what holds an MPI handle (a request, a communicator, a window, ...):
+    how a C library gets it, by the one member every such nampi type has."""
+    parts = []
+    if binding.variant == "nonblocking":
+        parts.append("the pending result's `mpi_handle()` is its `MPI_Request`")
+    elif binding.variant in ("persistent", "partitioned"):
+        parts.append("the persistent call's `mpi_handle()` is its `MPI_Request`")
+    returner = "that `wait()`" if binding.variant == "nonblocking" else "it"
+    parts += [f"the `{p.name}` {returner} returns gives its `{p.param.mpi_handle}` by `mpi_handle()`"
+              for p in returned_params(form) if p.param.mpi_handle]
+    return f"For C libraries, {' and '.join(parts)}." if parts else None
+
+
 def _example(binding: Binding, form: Form) -> str:
     """The call as the generated test compiles it with everything omitted that may be (its
     first case, compiled in every build): a newcomer's first use, that cannot rot."""
@@ -448,6 +462,7 @@ def doc_view(binding: Binding) -> dict:
                 "kind": form.kind,
                 "example": _example(binding, form),
                 "returns": _returns(binding, form),
+                "raw_handles": _raw_handles(binding, form),
                 "params": [
                     {
                         "name": p.name,

@@ -133,6 +133,7 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                 },
             )
     out += _serialized_checks(binding, form, label)
+    out += buffer_checks(form, label)
     out += element_checks(form, label)
     if form.element_buffer and any(p.param.to_mpi == "op" for p in form.params):
         out += op_checks(param_id(form.element_buffer), label)
@@ -189,6 +190,41 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
                         f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
                     }
                 )
+    return out
+
+
+def buffer_checks(form: Form, label: str) -> list[dict]:
+    """Each data buffer's argument is one MPI can use (nampi/buffer_kind.hpp): contiguous, of
+    elements with a datatype, and not const where MPI writes into it. Each misuse is one message
+    naming the call and the parameter, with the way out the README gives."""
+    out = []
+    for p in form.params:
+        if not p.param.data:
+            continue
+        pid = param_id(p.name)
+        out.append(
+            {
+                "cond": f"nampi::detail::contiguous_argument<{pid}, Args...>()",
+                "msg": f"nampi: {label}: '{p.name}' is not contiguous (a std::list, a std::vector<bool>, ...): "
+                "give a contiguous buffer such as a std::vector (of nampi::bool_value for bools), "
+                "or nampi::as_serialized(x)",
+            }
+        )
+        out.append(
+            {
+                "cond": f"nampi::detail::elements_argument<{pid}, Args...>()",
+                "msg": f"nampi: {label}: '{p.name}' is not a buffer of MPI elements (its elements are containers): "
+                "flatten it with nampi::with_flattened(x) (<nampi/flatten.hpp>), or nampi::as_serialized(x)",
+            }
+        )
+        written = any(a == p.name and m.direction in ("out", "inout") for a, m in zip(form.mpi_args, form.mpi_params))
+        if written and p.param.to_mpi not in ("lasting_pointer", "writable_pointer"):  # those: checked above
+            out.append(
+                {
+                    "cond": f"nampi::detail::writable_argument<{pid}, Args...>()",
+                    "msg": f"nampi: {label}: MPI writes into '{p.name}', which must be writable: give a non-const buffer",
+                }
+            )
     return out
 
 

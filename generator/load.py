@@ -70,6 +70,7 @@ def load_parameters(root: Path) -> dict[str, Parameter]:
             check=entry.get("check"),
             role=entry.get("role"),
             header=entry.get("header"),
+            mpi_handle=entry.get("mpi_handle"),
             braced_list=bool(entry.get("braced_list")),
         )
     factory_names = [f for p in result.values() for f in p.factories.values()]

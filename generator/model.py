@@ -68,6 +68,9 @@ class Parameter:
     # The header that defines its storage type, which nampi/communicator.hpp does not include
     # (nampi/window.hpp, nampi/file.hpp): a call creating one checks it is included.
     header: str | None = None
+    # The C type of the MPI handle its storage gives by mpi_handle() (MPI_Comm, MPI_Win, ...),
+    # for C libraries; the reference pages say so where a call returns one.
+    mpi_handle: str | None = None
     # Its factory takes a braced list (parameters.yaml `braced_list`) though it is no array.
     braced_list: bool = False
 

@@ -8,7 +8,7 @@ from . import calltests, cpp, misuse
 from . import availability
 from .coverage import render_coverage
 from .factories import factories
-from .backends import backends_view, lacking_check, load_backends, provided_bindings
+from .backends import backends_view, lacking_check, load_backends, provided_bindings, tag_checks
 from .load import Spec, load_bindings, load_parameters, load_rules
 from .model import RECEIVERS
 from .mpi_spec import load_mpi_entries
@@ -41,6 +41,13 @@ def _binding_view(binding, backends, mpi_functions):
         lacking = lacking_check(backends, binding, mpi_functions, form["tag"], form_label(binding, model))
         if lacking:  # second: after the installed MPI's own check
             form["checks"].insert(1, lacking)
+        for check in tag_checks(backends, binding, model, mpi_functions, form["tag"], form_label(binding, model)):
+            # Before the takes_all check (the last), which then passes the tag it reports.
+            takes_all = form["checks"][-1]
+            takes_all["cond"] = takes_all["cond"].replace(
+                f"takes_all<nampi::call::{form['tag']},",
+                f"takes_all_but<nampi::call::{form['tag']}, nampi::param_id::tag, nampi::detail::tag_at_creation<Comm>,")
+            form["checks"].insert(len(form["checks"]) - 1, check)
         form["ok_expr"] = " && ".join(f"c{i}" for i in range(len(form["checks"])))
     return view
 

@@ -67,6 +67,24 @@ def test_call_docs_have_one_row_per_parameter(repo_spec):
     assert len(form["rows"]) == len(form["inferable"]) + 2
 
 
+def test_call_docs_say_how_to_get_a_returned_mpi_handle(repo_spec):
+    """Issue 32, item 8: where a call returns what holds an MPI handle (a request, a
+    communicator, a window, a file, a message), its page names mpi_handle() and the C type,
+    from the data (parameters.yaml `mpi_handle`, the binding's variant); elsewhere no line."""
+    from generator.calltests import doc_view
+
+    def line(name):
+        return doc_view(binding_named(repo_spec, name))["forms"][0]["raw_handles"]
+
+    assert line("split") == "For C libraries, the `new_comm` it returns gives its `MPI_Comm` by `mpi_handle()`."
+    assert line("file_open").endswith("the `new_file` it returns gives its `MPI_File` by `mpi_handle()`.")
+    assert "`MPI_Win`" in line("win_allocate") and "`MPI_Message`" in line("mprobe")
+    assert line("iallgatherv") == "For C libraries, the pending result's `mpi_handle()` is its `MPI_Request`."
+    assert "`MPI_Request`" in line("idup") and "the `new_comm` that `wait()` returns gives its `MPI_Comm`" in line("idup")
+    assert line("allgatherv_init") == "For C libraries, the persistent call's `mpi_handle()` is its `MPI_Request`."
+    assert line("allgatherv") is None
+
+
 def test_call_docs_show_an_example_and_what_the_call_returns(repo_spec):
     """Issue 18, item 4: each form's page shows the call the generated test compiles first
     (everything omitted that may be; compiled in every build) and the shape it returns."""

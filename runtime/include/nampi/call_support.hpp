@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nampi/buffer_checks.hpp"
+#include "nampi/buffer_kind.hpp"
 #include "nampi/error.hpp"
 #include "nampi/exscan.hpp"
 #include "nampi/generated/parameters.hpp"

@@ -58,7 +58,11 @@ class Communicator : public generated::all_calls<Communicator> {
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
-  MPI_Comm mpi_communicator() const noexcept { return comm_; }
+  // The MPI communicator, for C libraries (PETSc, HDF5, ...) and MPI calls of your own: every
+  // nampi type that holds an MPI handle gives it by mpi_handle(). It stays this object's: do
+  // not free it.
+  MPI_Comm mpi_handle() const noexcept { return comm_; }
+  MPI_Comm mpi_communicator() const noexcept { return comm_; }  // the same, by its older name
   // MPI_COMM_NULL: what a rank left out of a new communicator gets (rank
   // MPI_UNDEFINED, size 0); no call can run on it.
   bool is_null() const noexcept { return comm_ == MPI_COMM_NULL; }

@@ -62,6 +62,9 @@ class datatype {
                      &true_extent_);
   }
 
+  // The MPI datatype, for C libraries and MPI calls of your own (this object still owns it);
+  // get() is its older name.
+  MPI_Datatype mpi_handle() const noexcept { return owned_.get(); }
   MPI_Datatype get() const noexcept { return owned_.get(); }
   bool is_null() const noexcept { return owned_.is_null(); }
   MPI_Aint lb() const noexcept { return lb_; }

@@ -21,7 +21,9 @@ class File : public generated::files_calls<File> {
   File& operator=(File&&) noexcept = default;
   ~File() = default;  // owner_ closes the file (MPI_File_close)
 
-  MPI_File mpi_file() const noexcept { return owner_.get(); }
+  // The MPI file, for C libraries (HDF5, ...) and MPI calls of your own (the file still owns it).
+  MPI_File mpi_handle() const noexcept { return owner_.get(); }
+  MPI_File mpi_file() const noexcept { return owner_.get(); }  // the same, by its older name
   bool is_null() const noexcept { return owner_.is_null(); }
 
   // Closes the file now (collective), reporting an error as an exception; afterwards null.

@@ -48,6 +48,9 @@ class basic_group {
     return group(mpi::comm_group(mpi::comm(comm.mpi_communicator())));
   }
 
+  // The MPI group, for C libraries and MPI calls of your own (the group still owns it);
+  // get() and mpi_group() are older names of it.
+  MPI_Group mpi_handle() const noexcept { return owner_.get(); }
   MPI_Group get() const noexcept { return owner_.get(); }
   MPI_Group mpi_group() const noexcept { return owner_.get(); }
   bool is_null() const noexcept { return owner_.is_null(); }

@@ -11,6 +11,8 @@ struct message {
   MPI_Message handle = MPI_MESSAGE_NULL;
   MPI_Status status{};
 
+  // The MPI handle, as every nampi type that holds one gives it.
+  MPI_Message mpi_handle() const noexcept { return handle; }
   int source() const noexcept { return status.MPI_SOURCE; }
   int tag() const noexcept { return status.MPI_TAG; }
 };

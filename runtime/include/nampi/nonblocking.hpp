@@ -134,17 +134,19 @@ class [[nodiscard]] nonblocking_result {
   // to MPI_REQUEST_NULL; take_completed() then gives the value. (wait() works
   // too, but issues an MPI_Wait on the null request, which writes MPI's empty
   // status into a status parameter.)
+  // mpi_handle() is its name in every nampi type that holds an MPI handle; mpi_request() the
+  // older one.
+  MPI_Request& mpi_handle() {
+    static_assert(has_mpi_request,
+                  "nampi: mpi_handle(): a range communicator's nonblocking call has no MPI "
+                  "request (its wait() and test() drive it)");
+    return request_of("mpi_handle");
+  }
   MPI_Request& mpi_request() {
     static_assert(has_mpi_request,
                   "nampi: mpi_request(): a range communicator's nonblocking call has no MPI "
                   "request (its wait() and test() drive it)");
-    check_holds("mpi_request");
-    if constexpr (has_mpi_request) {
-      return state_.request();
-    } else {  // (not compiled: the assertion failed; one message, no second error)
-      static MPI_Request none = MPI_REQUEST_NULL;
-      return none;
-    }
+    return request_of("mpi_request");
   }
 
   // The value of a call whose request was completed elsewhere (mpi_request()
@@ -192,6 +194,16 @@ class [[nodiscard]] nonblocking_result {
 
   void check_holds(const char* what) const {
     state_.check_holds(what, "on a result whose value was already taken");
+  }
+
+  MPI_Request& request_of(const char* what) {
+    check_holds(what);
+    if constexpr (has_mpi_request) {
+      return state_.request();
+    } else {  // (not compiled: the caller's assertion failed; one message, no second error)
+      static MPI_Request none = MPI_REQUEST_NULL;
+      return none;
+    }
   }
 
   void finish_quietly() noexcept {

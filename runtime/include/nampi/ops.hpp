@@ -134,7 +134,8 @@ inline constexpr bool always_false = false;
 class op_handle {
  public:
   explicit op_handle(MPI_Op op) noexcept : op_(op) {}
-  MPI_Op get() const noexcept { return op_; }
+  MPI_Op mpi_handle() const noexcept { return op_; }
+  MPI_Op get() const noexcept { return op_; }  // the same, by its older name
 
  private:
   MPI_Op op_;

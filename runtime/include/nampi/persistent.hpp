@@ -93,8 +93,14 @@ class [[nodiscard]] persistent_call {
 
   bool started() const noexcept { return state_.holds() && started_; }
 
-  // The MPI request (for MPI_Startall and friends). Starting or completing it
-  // elsewhere: tell the call with mark_started(true/false).
+  // The MPI request (for MPI_Startall and friends, and C libraries), by the name every nampi
+  // type that holds an MPI handle gives it. Starting or completing it elsewhere: tell the
+  // call with mark_started(true/false).
+  MPI_Request& mpi_handle() {
+    check_holds("mpi_handle");
+    return state_.request();
+  }
+  // The same, by its older name.
   MPI_Request& mpi_request() {
     check_holds("mpi_request");
     return state_.request();

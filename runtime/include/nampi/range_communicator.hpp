@@ -34,6 +34,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   bool contains_me() const noexcept { return range_.rank != MPI_UNDEFINED; }
   // The parent: the MPI communicator the range's messages go over, and a rank's rank there.
   MPI_Comm parent_communicator() const noexcept { return range_.parent; }
+  // The MPI handle (as every nampi type that holds one gives it): a range has no communicator
+  // of its own, so it is the parent's, whose ranks differ from the range's (parent_rank).
+  MPI_Comm mpi_handle() const noexcept { return range_.parent; }
   int parent_rank(int rank) const noexcept { return range_.parent_of(rank); }
 
   // A range of this range: first(f), last(l) and stride(s) are ranks of this range; it
@@ -65,6 +68,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
 
   template <typename Call>
   static constexpr bool provides = generated::backends::range_has<Call>;
+  // Its collectives take no tag(t): the range's own (range(..., tag(t))) with a sequence number
+  // gives each one its tags (nampi/taken.hpp, spec/backends.yaml tag_at_creation).
+  static constexpr bool tag_at_creation = true;
 
   // What the inference rules and the backend need to know of a call (range/handle.hpp).
   detail::range_context call_context(const char* call) const {

@@ -46,7 +46,9 @@ class basic_session {
   // MPI_Session_init, with errors returned (and thrown as nampi::mpi_error).
   basic_session() : owner_(mpi::session_init(mpi::info(), mpi::errhandler(MPI_ERRORS_RETURN))) {}
 
-  MPI_Session mpi_session() const noexcept { return owner_.get(); }
+  // The MPI session, for C libraries and MPI calls of your own (the session still owns it).
+  MPI_Session mpi_handle() const noexcept { return owner_.get(); }
+  MPI_Session mpi_session() const noexcept { return owner_.get(); }  // the same, older name
 
   // The names of the process sets this session offers, in MPI's order.
   std::vector<text> pset_names() const {

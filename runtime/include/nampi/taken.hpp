@@ -38,12 +38,21 @@ struct ignored_in_place {
   static constexpr bool value = false;
 };
 
-template <typename Call, typename Arg>
+// A communicator type that takes its calls' tag where it is made, not in the calls (a range:
+// `static constexpr bool tag_at_creation = true;`; spec/backends.yaml tag_at_creation).
+template <typename Comm>
+inline constexpr bool tag_at_creation = requires { requires Comm::tag_at_creation; };
+
+// Whether Call takes Arg; parameter Passed counts as taken where Pass (a tag on a range: the
+// call's own check reports it, saying where the tag goes, so that there is one message).
+template <typename Call, auto Passed, bool Pass, typename Arg>
 constexpr bool taken() {
-  if constexpr (is_named_v<Arg>)
-    return Call::template takes<std::remove_cvref_t<Arg>::id>;
-  else
+  if constexpr (is_named_v<Arg>) {
+    constexpr auto id = std::remove_cvref_t<Arg>::id;
+    return Call::template takes<id> || (Pass && same_id<id, Passed>());
+  } else {
     return true;  // all_named reports it
+  }
 }
 
 // The position of the first false flag (the last flag is false).
@@ -54,10 +63,11 @@ constexpr std::size_t first_false(const bool (&flags)[N]) {
   return i;
 }
 
-// Every argument is one Call takes; else the first that is not gets its parameter's diagnostic.
-template <typename Call, typename... Args>
-constexpr bool takes_all() {
-  constexpr bool taken_at[] = {taken<Call, Args>()..., false};
+// Every argument is one Call takes (or Passed, where Pass); else the first that is not gets its
+// parameter's diagnostic.
+template <typename Call, auto Passed, bool Pass, typename... Args>
+constexpr bool takes_all_but() {
+  constexpr bool taken_at[] = {taken<Call, Passed, Pass, Args>()..., false};
   constexpr std::size_t first = first_false(taken_at);
   if constexpr (first == sizeof...(Args)) {
     return true;
@@ -68,6 +78,11 @@ constexpr bool takes_all() {
     else
       return not_taken<Call, id>::value;
   }
+}
+
+template <typename Call, typename... Args>
+constexpr bool takes_all() {
+  return takes_all_but<Call, 0, false, Args...>();
 }
 
 }  // namespace nampi::detail

@@ -46,7 +46,9 @@ class Window : public generated::windows_calls<Window<T>> {
   Window& operator=(Window&&) noexcept = default;
   ~Window() = default;  // owner_ frees the window (MPI_Win_free)
 
-  MPI_Win mpi_window() const noexcept { return owner_.get(); }
+  // The MPI window, for C libraries and MPI calls of your own (the window still owns it).
+  MPI_Win mpi_handle() const noexcept { return owner_.get(); }
+  MPI_Win mpi_window() const noexcept { return owner_.get(); }  // the same, by its older name
   bool is_null() const noexcept { return owner_.is_null(); }
 
   // The memory this rank exposes in the window: what win_allocate allocated, or the buffer

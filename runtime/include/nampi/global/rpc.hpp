@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "nampi/contiguous.hpp"
 #include "nampi/global/uid.hpp"
 
 namespace nampi {
@@ -96,6 +97,10 @@ struct message {
 
 template <typename T>
 concept trivial_value = std::is_trivially_copyable_v<T> && !std::is_pointer_v<T>;
+
+// What call() takes as a procedure's arguments: a contiguous range of trivially copyable values.
+template <typename T>
+inline constexpr bool arguments_range = is_buffer_v<T> && trivial_value<element_t<T>>;
 
 // A contiguous range of trivially copyable values, as bytes.
 template <typename Range>

@@ -241,7 +241,16 @@ class universe {
   template <typename R = void, typename... Args>
   R call(nampi::uid target, std::string_view name, Args&&... args) {
     if constexpr (first_is_arguments<Args...>()) {
-      return call_with<R>(target, name, std::forward<Args>(args)...);
+      using Arguments = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<Args...>>>;
+      if constexpr (!detail::rpc::arguments_range<Arguments>) {
+        static_assert(detail::rpc::arguments_range<Arguments>,
+                      "nampi: call: the procedure's arguments (after its name) are one contiguous "
+                      "range of trivially copyable values: give a single value as "
+                      "std::vector{x} or std::span(&x, 1)");
+        if constexpr (!std::is_void_v<R>) return detail::failed_call{};
+      } else {
+        return call_with<R>(target, name, std::forward<Args>(args)...);
+      }
     } else {
       return call_with<R>(target, name, std::span<const std::byte>(), std::forward<Args>(args)...);
     }

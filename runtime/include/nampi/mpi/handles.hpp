@@ -38,6 +38,8 @@ class handle {
   explicit handle(c_type value) noexcept : value_(value) {}
 
   c_type get() const noexcept { return value_; }
+  // The same, by the name every nampi type that holds an MPI handle gives it.
+  c_type mpi_handle() const noexcept { return value_; }
   explicit operator c_type() const noexcept { return value_; }
   // The C handle's address, for C functions that write a handle (MPI_X_free, ...).
   c_type* address() noexcept { return &value_; }
