@@ -594,7 +594,10 @@ def built() -> dict[str, str]:
 def test_allgatherv_header_checks_and_source_comment(built):
     header = built["include/nampi/generated/collectives.hpp"]
     assert '"nampi: allgatherv: missing required parameter \'send_buf\'"' in header
-    assert "nampi::detail::takes_all<nampi::call::allgatherv, Args...>()" in header
+    # The last check: every argument is a parameter of the call; a range call's tag is reported
+    # by a check of its own (spec/backends.yaml tag_at_creation), so this one lets it pass.
+    assert re.search(r"nampi::detail::takes_all_but<nampi::call::allgatherv,\s*nampi::param_id::tag,\s*"
+                     r"nampi::detail::tag_at_creation<Comm>,\s*Args...>\(\)", header)
     assert "// spec/bindings/collectives.yaml: allgatherv -> MPI_Allgatherv\n" in header
 
 
