@@ -1,6 +1,6 @@
 """The generated misuse tests: for every binding that writes into a caller's buffer, cases that
-give that buffer one element too few, a per-rank array one entry short, and an asked-back array
-longer than needed (built as a release with AddressSanitizer: an unchecked size would overflow),
+give that buffer one element too few, a per-rank array one entry short, a given count or
+displacements one element past the send buffer, and an asked-back array longer than needed (built as a release with AddressSanitizer: an unchecked size would overflow),
 and, where one datatype serves two buffers, a compile-fail case with differing element types.
 
 Each case starts from the binding's test fixture (spec/bindings/: setup, args, expect, peer) and
@@ -10,7 +10,7 @@ runs on one rank only."""
 
 from __future__ import annotations
 
-from .buffers import per_peer, typed_buffers
+from .buffers import blocked_buffers, per_peer, typed_buffers
 from .checks import element_checks
 from .spelling import factory_call, form_label, have_macro
 from .model import Binding, Form
@@ -129,6 +129,57 @@ def short_arrays(binding: Binding, form: Form) -> list[dict]:
     return out
 
 
+def _everyone_calls(test: dict) -> bool:
+    """Every rank of the fixture makes the call (no peer code in plain MPI that a rank which
+    throws would leave waiting)."""
+    return test.get("active", "true") == "true" and not test.get("peer")
+
+
+def given_one_past(binding: Binding, form: Form) -> list[dict]:
+    """Sizes the caller gives that reach one element past the send buffer the fixture gives: a
+    count (counts x ranks for a per-rank count), or, for a buffer read in blocks (alltoallv,
+    scatterv), the displacements with one rank's block moved one element past the end. Each
+    is a usage_error before any MPI call, in every build (unless NAMPI_TRUST_GIVEN_SIZES).
+    Only fixtures where every rank calls (so every rank throws); a root-only value runs on one
+    rank."""
+    from .cpp import _per_rank  # the same test the fit checks use
+
+    if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
+        return []
+    if binding.receiver_variable != "comm":
+        return []  # windows and files: their fixtures make the object first (not covered yet)
+    test = _fixture(binding, form)
+    if not _everyone_calls(test):
+        return []
+    args = test.get("args", {})
+    read_only = {a for a, m in zip(form.mpi_args, form.mpi_params) if m.c_type.startswith("const")}
+    out = []
+    for b, c, t, root_only in typed_buffers(form):
+        pb, pc = form.param(b), form.param(c) if c else None
+        if pc is None or pb is None or not pb.required or b not in args or "in" not in pc.param.factories:
+            continue
+        if b not in read_only:
+            continue  # a buffer some ranks receive into (bcast's) is sized, not checked, there
+        per_rank = _per_rank(form, b, c)
+        value = f"nampi_misuse::one_past({args[b]}, {'size' if per_rank else '1'})"
+        case = _base(binding, form, f"'{c}' given one element past '{b}'")
+        call_args = _required_args(form, test, {c}) + [f"{factory_call(pc.param.factories['in'])}({value})"]
+        case.update({"kind": "one_past", "misuse": _call(binding, call_args, test),
+                     "message": f"but '{b}' holds", "one_rank": root_only})
+        out.append(case)
+    for b, c, d, t, root_only in blocked_buffers(form):
+        pd = form.param(d)
+        if b not in args or c not in args or pd is None or "in" not in pd.param.factories:
+            continue
+        value = f"nampi_misuse::displs_one_past({args[c]}, {args[b]})"
+        case = _base(binding, form, f"'{d}' given one element past '{b}'")
+        call_args = _required_args(form, test, {d}) + [f"{factory_call(pd.param.factories['in'])}({value})"]
+        case.update({"kind": "one_past", "misuse": _call(binding, call_args, test),
+                     "message": f"in '{b}'", "one_rank": root_only})
+        out.append(case)
+    return out
+
+
 def long_asked_back(binding: Binding, form: Form) -> list[dict]:
     """Each per-rank array the call computes, asked back into a container longer than needed
     (no_resize): the call reads and writes only the entries it needs, the rest stays untouched."""
@@ -194,6 +245,7 @@ def misuse_view(bindings: list[Binding]) -> dict:
             cases += [c for c in [too_small_buffer(binding, form)] if c]
             cases += short_arrays(binding, form)
             cases += long_asked_back(binding, form)
+            cases += given_one_past(binding, form)
         if cases:
             out.append({"name": binding.name, "have_macro": have_macro(binding.mpi), "mpi": binding.mpi, "cases": cases})
     return {"bindings": out}
@@ -201,7 +253,7 @@ def misuse_view(bindings: list[Binding]) -> dict:
 
 def counts(bindings: list[Binding]) -> dict[str, int]:
     """How many cases of each kind the bindings get (the generated docs report them)."""
-    kinds = {"too_small": 0, "short_array": 0, "long_out": 0, "element_types": 0}
+    kinds = {"too_small": 0, "short_array": 0, "one_past": 0, "long_out": 0, "element_types": 0}
     for b in misuse_view(bindings)["bindings"]:
         for c in b["cases"]:
             kinds[c["kind"]] += 1

@@ -976,3 +976,24 @@ def test_unknown_takes_is_a_schema_error(root: Path, capsys):
     line = find_line(text, "dest", r"^  takes: integer")
     edit_line(path, line, "takes: integer", "takes: rank")
     assert_spec_error(root, capsys, "spec/parameters.yaml", line, "takes")
+
+
+def test_misuse_cases_give_counts_and_displacements_one_past_the_send_buffer(spec):
+    from generator.misuse import given_one_past
+
+    def cases(name):
+        binding = _binding(spec, name)
+        return [c for form in binding.forms for c in given_one_past(binding, form)]
+
+    # A per-rank count reaches past the buffer once multiplied by the ranks.
+    (alltoall,) = cases("alltoall")
+    assert "send_count(nampi_misuse::one_past(" in alltoall["misuse"] and ", size))" in alltoall["misuse"]
+    assert alltoall["message"] == "but 'send_buf' holds"
+    # A buffer read in blocks: one rank's block moved past the end.
+    displs = [c for c in cases("alltoallv_init") if "send_displs" in c["name"]]
+    assert displs and "nampi_misuse::displs_one_past(" in displs[0]["misuse"]
+    # At the root only: one rank, which no peer waits for.
+    assert all(c["one_rank"] for c in cases("scatter"))
+    # Not where some ranks receive into the buffer (bcast sizes it there), nor where a peer in
+    # plain MPI would wait for a rank that threw (send's fixture).
+    assert cases("bcast") == [] and cases("send") == []
