@@ -168,9 +168,23 @@ inline void check_blocks_fit(const char* call, const Buffer& buffer, const Count
     using E = slot_element_t<Buffer>;
     __extension__ using wide = __int128;
     const element_layout layout = layout_of<E>(type);
-    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
     const auto* count = counts.data();
     const auto* displ = displs.data();
+    constexpr auto own = static_cast<MPI_Aint>(sizeof(E));
+    if (layout.true_lb == 0 && layout.true_extent == own && layout.extent == own) {
+      // The buffer's own elements (the common case): blocks [displ, displ + count) of
+      // elements, in unsigned 64-bit arithmetic (a negative value becomes huge and fails).
+      const auto size = static_cast<unsigned long long>(buffer.size());
+      bool inside = true;
+      for (std::size_t i = 0; i < peers; ++i) {
+        const auto c = static_cast<unsigned long long>(static_cast<long long>(count[i]));
+        const auto d = static_cast<unsigned long long>(static_cast<long long>(displ[i]));
+        inside &= c == 0 || (c <= size && d <= size - c);
+      }
+      if (inside) [[likely]]
+        return;
+    }
+    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
     for (std::size_t i = 0; i < peers; ++i) {
       const wide c = static_cast<wide>(count[i]);
       if (c == 0) continue;
