@@ -102,9 +102,11 @@ TEST_CASE("sendrecv<T> names the received element type, as recv<T> does") {
   auto got = comm.sendrecv<int>(send_buf(message_of(comm.rank())), dest(right), source(left));
   static_assert(std::is_same_v<decltype(got), std::vector<int>>);
   CHECK(got == message_of(left));
+#if defined(NAMPI_HAVE_MPI_ISENDRECV)  // MPI 4.0 (not Open MPI 4.1)
   const std::vector<int> mine = message_of(comm.rank());
   auto pending = comm.isendrecv<int>(send_buf(mine), dest(right), source(left));
   CHECK(pending.wait() == message_of(left));
+#endif
 }
 
 TEST_CASE("sendrecv_replace on a ring") {
