@@ -199,6 +199,7 @@ TEST_CASE("a nonblocking result and a matched message give their MPI handles") {
   again.wait();
 }
 
+#if defined(NAMPI_HAVE_MPI_ALLREDUCE_INIT)  // MPI 4.0 (not Open MPI 4.1)
 TEST_CASE("a persistent call gives its MPI_Request") {
   nampi::Communicator comm;
   int x = comm.rank() + 1;
@@ -212,6 +213,7 @@ TEST_CASE("a persistent call gives its MPI_Request") {
     CHECK(step.value() == round * comm.size() * (comm.size() + 1) / 2);
   }
 }
+#endif
 
 #if defined(NAMPI_HAVE_SESSIONS)
 TEST_CASE("a session gives its MPI_Session") {
