@@ -62,6 +62,17 @@ def blocked_buffers(form: Form) -> list[tuple[str, str, str, str, bool]]:
     return out
 
 
+def per_rank(form: Form, buffer: str, count: str) -> bool:
+    """Whether the buffer holds `count` elements per rank (MPI reads or writes count x ranks of
+    them): the count's default reads the buffer by a per-rank rule (scatter's send_count,
+    size_of_per_rank_at_root(send_buf, root)), or the buffer's resize rule sizes it so
+    (allgather's recv_buf, size_count_per_rank(recv_count))."""
+    c, b = form.param(count), form.param(buffer)
+    by_count = c is not None and c.default is not None and c.default.rule.per_rank and buffer in c.default.args
+    by_buffer = b is not None and b.resize is not None and b.resize.rule.per_rank and count in b.resize.args
+    return by_count or by_buffer
+
+
 def one_element_buffers(form: Form) -> list[str]:
     """The data buffers of which MPI reads or writes exactly one element: those without any count
     argument before their datatype (MPI_Fetch_and_op, MPI_Compare_and_swap)."""

@@ -4,7 +4,7 @@ returns plain data: decisions and argument lists; templates/call_body.j2 spells 
 
 from __future__ import annotations
 
-from .buffers import blocked_buffers, one_element_buffers, partitioned_buffers, per_peer, typed_buffers
+from .buffers import blocked_buffers, one_element_buffers, partitioned_buffers, per_peer, per_rank, typed_buffers
 from .checks import call_tag, check_struct_name, checks
 from .load import RECEIVER_ARGS, REQUEST_ARG
 from .model import Binding, Form, FormParam
@@ -118,17 +118,6 @@ def _root(form: Form, root_only: bool) -> str | None:
     return next((a for a in form.mpi_args if form.param(a) and form.param(a).param.role == "root"), None)
 
 
-def _per_rank(form: Form, buffer: str, count: str) -> bool:
-    """Whether the buffer holds `count` elements per rank (MPI reads or writes count x ranks of
-    them): the count's default reads the buffer by a per-rank rule (scatter's send_count,
-    size_of_per_rank_at_root(send_buf, root)), or the buffer's resize rule sizes it so
-    (allgather's recv_buf, size_count_per_rank(recv_count))."""
-    c, b = form.param(count), form.param(buffer)
-    by_count = c is not None and c.default is not None and c.default.rule.per_rank and buffer in c.default.args
-    by_buffer = b is not None and b.resize is not None and b.resize.rule.per_rank and count in b.resize.args
-    return by_count or by_buffer
-
-
 def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
     """Before the MPI call: the count elements of the datatype lie inside each buffer
     (nampi::detail::check_fits, buffer_checks.hpp), and each rank's block of a buffer read in
@@ -140,7 +129,7 @@ def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
         return []
     whole = [
         ({b, c, t}, {"kind": "fit_check", "call": binding.name, "root": _root(form, root_only),
-                     "args": [b, c, t] + (["ctx.size"] if _per_rank(form, b, c) else [])})
+                     "args": [b, c, t] + (["ctx.size"] if per_rank(form, b, c) else [])})
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]

@@ -10,7 +10,7 @@ runs on one rank only."""
 
 from __future__ import annotations
 
-from .buffers import blocked_buffers, per_peer, typed_buffers
+from .buffers import blocked_buffers, per_peer, per_rank, typed_buffers
 from .checks import element_checks
 from .spelling import factory_call, form_label, have_macro
 from .model import Binding, Form
@@ -142,8 +142,6 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
     is a usage_error before any MPI call, in every build (unless NAMPI_TRUST_GIVEN_SIZES).
     Only fixtures where every rank calls (so every rank throws); a root-only value runs on one
     rank."""
-    from .cpp import _per_rank  # the same test the fit checks use
-
     if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
         return []
     if binding.receiver_variable != "comm":
@@ -160,8 +158,7 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
             continue
         if b not in read_only:
             continue  # a buffer some ranks receive into (bcast's) is sized, not checked, there
-        per_rank = _per_rank(form, b, c)
-        value = f"nampi_misuse::one_past({args[b]}, {'size' if per_rank else '1'})"
+        value = f"nampi_misuse::one_past({args[b]}, {'size' if per_rank(form, b, c) else '1'})"
         case = _base(binding, form, f"'{c}' given one element past '{b}'")
         call_args = _required_args(form, test, {c}) + [f"{factory_call(pc.param.factories['in'])}({value})"]
         case.update({"kind": "one_past", "misuse": _call(binding, call_args, test),

@@ -17,6 +17,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/buffer_kind.hpp"
 #include "nampi/datatype.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
@@ -230,21 +231,6 @@ template <typename Slot>
   if (slot.size() < n) [[unlikely]]
     throw_short_array(call, param_name(Slot::id), slot.size(), n, peers);
   slot.limit(n);
-}
-
-// The element type parameter Id holds among Args (void if absent or serialized).
-template <auto Id, typename... Args>
-constexpr auto element_of_param() {
-  constexpr std::size_t i = index_of<Id, Args...>();
-  if constexpr (i < sizeof...(Args)) {
-    using P = std::remove_cvref_t<nth_t<i, Args...>>;
-    if constexpr (serialized_buffer<typename P::storage_type>)
-      return std::type_identity<void>{};
-    else
-      return std::type_identity<element_t<typename P::storage_type>>{};
-  } else {
-    return std::type_identity<void>{};
-  }
 }
 
 // Buffers A and B hold the same element type, or one of them is not given

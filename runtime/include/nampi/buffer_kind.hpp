@@ -42,6 +42,16 @@ constexpr auto buffer_storage() {
 template <auto Id, typename... Args>
 using buffer_storage_t = typename decltype(buffer_storage<Id, Args...>())::type;
 
+// The element type parameter Id's argument holds (void where it is absent or serialized).
+template <auto Id, typename... Args>
+constexpr auto element_of_param() {
+  using S = buffer_storage_t<Id, Args...>;
+  if constexpr (std::is_void_v<S>)
+    return std::type_identity<void>{};
+  else
+    return std::type_identity<element_t<S>>{};
+}
+
 // Not a container whose elements lie one after the other (and not a value MPI can send whole).
 template <auto Id, typename... Args>
 constexpr bool contiguous_argument() {

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "nampi/buffer_kind.hpp"
 #include "nampi/contiguous.hpp"
 #include "nampi/ops.hpp"
 #include "nampi/parameter.hpp"
@@ -93,22 +94,6 @@ constexpr auto given_callable() {
   }
 }
 
-// The element type buffer Id holds among Args: void where it is absent or serialized (another
-// check reports those).
-template <auto Id, typename... Args>
-constexpr auto element_lookup() {
-  constexpr std::size_t i = index_of<Id, Args...>();
-  if constexpr (i < sizeof...(Args)) {
-    using S = typename std::remove_cvref_t<nth_t<i, Args...>>::storage_type;
-    if constexpr (serialized_buffer<S>)
-      return std::type_identity<void>{};
-    else
-      return std::type_identity<std::remove_cv_t<element_t<S>>>{};
-  } else {
-    return std::type_identity<void>{};
-  }
-}
-
 // Whether G is called on two elements of E as nampi calls it (user_ops.hpp, apply_elements:
 // on the elements MPI passes, const unless G's operator() is not), and what it returns then.
 template <typename G, typename E>
@@ -149,7 +134,7 @@ struct op_fit {
 };
 
 template <auto ElementId, typename... Args>
-using op_fit_of = op_fit<typename decltype(element_lookup<ElementId, Args...>())::type,
+using op_fit_of = op_fit<std::remove_cv_t<typename decltype(element_of_param<ElementId, Args...>())::type>,
                          typename decltype(given_callable<Args...>())::type>;
 
 // The conditions, named so that the compiler's note reads as the reason; a generated check

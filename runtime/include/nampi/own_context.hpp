@@ -247,8 +247,9 @@ inline own_context* make_own_context(MPI_Comm comm) {
   return context;
 }
 
-// The communicator an algorithm of nampi sends on for a communicator with `context`
-// (plugins, janus_sort): its shadow; a usage_error where it has none, before anything is sent.
+// The communicator an algorithm of nampi sends on for a communicator with `context` (range
+// collectives, plugins, janus_sort): its shadow; a usage_error where it has none, before
+// anything is sent.
 inline MPI_Comm own_comm(own_context* context, const char* call) {
   NAMPI_CHECK(context != nullptr,
               "%s: the communicator has no nampi context to send on (nampi makes one in "

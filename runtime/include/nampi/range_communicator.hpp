@@ -56,13 +56,8 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   // The same processes as a range of nampi's own context of the parent (janus_sort's tasks):
   // its point-to-point calls too go where the program's messages cannot meet them.
   basic_range_communicator internal(const char* call) const {
-    NAMPI_CHECK(range_.context != nullptr,
-                "%s: its communicator has no nampi context to send on (nampi makes one in "
-                "nampi::Environment for MPI_COMM_WORLD and for each communicator a nampi call "
-                "creates, such as comm.split(...) or comm.dup())",
-                call);
     basic_range_communicator out = *this;
-    out.range_.parent = range_.context->comm();
+    out.range_.parent = own_comm(range_.context, call);
     return out;
   }
 

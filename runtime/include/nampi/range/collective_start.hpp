@@ -61,16 +61,11 @@ struct started_collective {
 // has no nampi name.
 inline started_collective start_collective(const range_handle& r, const char* function) {
   const char* call = r.call != nullptr ? r.call : function;
-  NAMPI_CHECK(r.context != nullptr,
-              "%s on a range: its communicator has no nampi context to send on (nampi makes one "
-              "in nampi::Environment for MPI_COMM_WORLD and for each communicator a nampi call "
-              "creates, such as comm.split(...) or comm.dup(); not for one made without nampi)",
-              call);
+  range_handle wire = r;
+  wire.parent = own_comm(r.context, call);
   const range_identity id = r.identity();
   const own_context::ticket ticket = r.context->begin_collective(
       id, r.parent_of(r.rank), call, range_hash(id), collective_tag_slots());
-  range_handle wire = r;
-  wire.parent = r.context->comm();
   wire.tag = own_tags::collective_tags_begin + static_cast<int>(ticket.slot) * range_tags::kinds;
   return {wire, collective_in_flight(r.context, ticket.id)};
 }
