@@ -168,6 +168,14 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
+    // The program's wildcard receives on the set's communicator and on the connection stay
+    // pending through every call below: no RPC message may meet them (nampi sends its RPCs in
+    // contexts of its own), and they are cancelled at the end.
+    int sink_here = 0, sink_inter = 0;
+    MPI_Request pending[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Irecv(&sink_here, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, u.communicator().mpi_handle(),
+              &pending[0]);
+    MPI_Irecv(&sink_inter, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, inter.mpi_handle(), &pending[1]);
     const std::vector<int> args{1, 2, 3, rank};
     // In this set: the next rank.
     const int next = (rank + 1) % world.size();
@@ -200,6 +208,17 @@ int main(int argc, char** argv) {
     if (links.find(name + " " + std::to_string(u.id()) + " " + std::to_string(world.size())) != 0)
       return fail(("connectivity: " + links).c_str());
     u.call(u.uid_of(peer, there), "ping", t5);
+    for (MPI_Request& r : pending) {
+      int done = 0;
+      MPI_Test(&r, &done, MPI_STATUS_IGNORE);
+      if (done) return fail("an RPC message met the program's wildcard receive");
+      MPI_Cancel(&r);
+      MPI_Status status;
+      MPI_Wait(&r, &status);
+      int cancelled = 0;
+      MPI_Test_cancelled(&status, &cancelled);
+      if (!cancelled) return fail("the program's wildcard receive took a message");
+    }
     std::printf("[%s rank %d] rpc ok: %s:%d answered %d\n", name.c_str(), rank, peer.c_str(),
                 there, got_there);
     std::fflush(stdout);

@@ -1,6 +1,6 @@
 // nampi's own communication context of a communicator: a duplicate of it (MPI_Comm_dup, the
 // "shadow") on which nampi's own algorithms send their messages: range collectives, sparse
-// all-to-all, janus_sort. A message on the shadow can match only a receive on the shadow, so
+// all-to-all, janus_sort, the global RPCs (nampi::universe). A message on the shadow can match only a receive on the shadow, so
 // no receive or probe of the program (wildcards included) takes one of nampi's messages, and
 // nampi never takes the program's, whatever the tags (the MPI standard's advice to libraries).
 //
@@ -34,6 +34,7 @@ namespace nampi::detail {
 namespace own_tags {
 inline constexpr int janus_first = 0;             // janus_sort's element messages: 384 tags
 inline constexpr int sparse_alltoall_first = 400;  // sparse all-to-all: 2 tags
+inline constexpr int rpc = 402;                    // the global RPCs (global/rpc.hpp)
 inline constexpr int collective_tags_begin = 1024;
 }  // namespace own_tags
 

@@ -24,6 +24,7 @@
 
 #include "nampi/contiguous.hpp"
 #include "nampi/global/uid.hpp"
+#include "nampi/own_context.hpp"
 
 namespace nampi {
 
@@ -62,9 +63,10 @@ struct header {
 // Hops a message may take: in the set, to a connected set, through a set's root, and back.
 inline constexpr std::int32_t initial_ttl = 8;
 
-// MPI tag of RPC messages on the universe's own communicators (its duplicate of the set's
-// communicator and the intercommunicators it made): nothing else is sent with it there.
-inline constexpr int message_tag = 17;
+// MPI tag of RPC messages on the communicators only nampi sends on: the nampi context of the
+// universe's communicator (shared with nampi's other algorithms, which use other tags: see
+// own_tags), the duplicates of the intercommunicators it connected, and its links.
+inline constexpr int message_tag = own_tags::rpc;
 
 struct message {
   header head;

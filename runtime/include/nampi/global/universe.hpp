@@ -51,6 +51,7 @@
 #include "nampi/error.hpp"
 #include "nampi/mpi/handles.hpp"
 #include "nampi/mpi/info.hpp"
+#include "nampi/own_context.hpp"
 #include "nampi/generated/plugins/global.hpp"
 #include "nampi/global/set_directory.hpp"
 #include "nampi/global/rpc.hpp"
@@ -132,7 +133,10 @@ class universe {
   // directory unusable) at every rank alike.
   template <typename... Args>
   explicit universe(const Communicator& comm, Args&&... args)
-      : comm_(comm.dup()), directory_(set_directory::standard()) {
+      : comm_(comm.dup()),
+        rpc_comm_(detail::own_comm(detail::find_own_context(comm_.mpi_communicator()),
+                                   "nampi::universe")),
+        directory_(set_directory::standard()) {
     if constexpr (!generated::universe_check<std::remove_cvref_t<Args>...>::ok) {
       return;  // the check said why, in one message
     } else {
@@ -275,23 +279,31 @@ class universe {
   // Disconnects from the set named `set` (collective over both sets, as connect was).
   void disconnect(std::string_view set) {
     MPI_Comm inter = MPI_COMM_NULL;
+    MPI_Comm rpc = MPI_COMM_NULL;
     {
       const std::lock_guard lock(mutex_);
       const auto c = connections_.find(std::string(set));
       if (c == connections_.end()) return;
       inter = c->second.comm.release();
+      rpc = std::exchange(c->second.rpc, MPI_COMM_NULL);
       connections_.erase(c);
     }
+    detail::call_mpi("MPI_Comm_disconnect", MPI_Comm_disconnect, &rpc);
     detail::call_mpi("MPI_Comm_disconnect", MPI_Comm_disconnect, &inter);
   }
 
  private:
+  // A connected set: the intercommunicator the program gets from connect(), and a duplicate
+  // of it that only the RPCs use (so that no receive of the program on the intercommunicator,
+  // wildcards included, takes an RPC message), disconnected with it.
   struct connection {
     OwnedCommunicator comm;
+    MPI_Comm rpc = MPI_COMM_NULL;
     std::uint32_t id = 0;
   };
 
   OwnedCommunicator comm_;
+  MPI_Comm rpc_comm_;  // comm_'s nampi context (own_context.hpp): the RPCs in this set
   set_directory directory_;
   set_info self_;
   std::string port_;             // the root's MPI port; empty where none
@@ -438,10 +450,13 @@ class universe {
     if (set != theirs.text)
       throw set_error("nampi::universe::connect: asked for set '" + set + "', got '" +
                       std::string(theirs.text) + "'");
-    MPI_Comm_set_errhandler(owned.mpi_communicator(), MPI_ERRORS_RETURN);  // RPC sends report
+    MPI_Comm rpc = MPI_COMM_NULL;
+    detail::call_mpi("MPI_Comm_dup", MPI_Comm_dup, inter, &rpc);
+    MPI_Comm_set_errhandler(rpc, MPI_ERRORS_RETURN);  // RPC sends report
     const std::lock_guard lock(mutex_);
     connection& c = connections_[set];
     c.comm = std::move(owned);
+    c.rpc = rpc;
     c.id = theirs.id;
     return c.comm;
   }
@@ -625,7 +640,7 @@ class universe {
     const nampi::uid target(m.head.target);
     auto [via, rank] = direct_way(target);
     if (via == MPI_COMM_NULL && comm_.rank() != 0) {
-      via = comm_.mpi_communicator();  // the root may be linked to it
+      via = rpc_comm_;  // the root may be linked to it
       rank = 0;
     }
     if (via == MPI_COMM_NULL) return false;
@@ -655,8 +670,8 @@ class universe {
       if (MPI_Test(&s.request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return true;  // failed
       return done != 0;
     });
-    std::vector<MPI_Comm> comms{comm_.mpi_communicator()};
-    for (const auto& [name, c] : connections_) comms.push_back(c.comm.mpi_communicator());
+    std::vector<MPI_Comm> comms{rpc_comm_};
+    for (const auto& [name, c] : connections_) comms.push_back(c.rpc);
     for (const link& l : links_) comms.push_back(l.comm);
     int handled = 0;
     for (const MPI_Comm comm : comms) {
@@ -743,9 +758,9 @@ class universe {
   // connected set's, or a link to the target's set (to its other end: the process itself, or
   // its set's root, which forwards); MPI_COMM_NULL where there is none.
   std::pair<MPI_Comm, int> direct_way(nampi::uid target) const {
-    if (target.set_id() == self_.id) return {comm_.mpi_communicator(), target.rank()};
+    if (target.set_id() == self_.id) return {rpc_comm_, target.rank()};
     for (const auto& [name, c] : connections_)
-      if (c.id == target.set_id()) return {c.comm.mpi_communicator(), target.rank()};
+      if (c.id == target.set_id()) return {c.rpc, target.rank()};
     for (const link& l : links_)
       if (l.peer.set_id() == target.set_id()) return {l.comm, 0};
     return {MPI_COMM_NULL, 0};
@@ -872,7 +887,7 @@ class universe {
   }
 
   void start_progress_thread() {
-    MPI_Comm_set_errhandler(comm_.mpi_communicator(), MPI_ERRORS_RETURN);  // RPC sends report
+    MPI_Comm_set_errhandler(rpc_comm_, MPI_ERRORS_RETURN);  // RPC sends report
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
     if (level != MPI_THREAD_MULTIPLE) return;  // calls are served in progress() and call()
@@ -909,7 +924,7 @@ class universe {
     stop_progress_thread();
     if (mpi::detail::mpi_finalized()) {
       links_.clear();
-      for (auto& [name, c] : connections_) c.comm.release();  // died with MPI
+      for (auto& [name, c] : connections_) c.comm.release();  // died with MPI (rpc too)
       if (comm_.rank() == 0 && self_.id != 0) try_release();
       return;
     }
@@ -932,11 +947,13 @@ class universe {
     if (!gone.empty())
       MPI_Bcast(gone.data(), static_cast<int>(gone.size()), MPI_CHAR, 0, comm_.mpi_communicator());
     for (std::size_t i = 0; i < order.size(); ++i) {
-      MPI_Comm inter = connections_[order[i]].comm.release();
-      if (gone[i])
-        MPI_Comm_free(&inter);
-      else
-        MPI_Comm_disconnect(&inter);
+      connection& c = connections_[order[i]];
+      for (MPI_Comm inter : {c.rpc, c.comm.release()}) {
+        if (gone[i])
+          MPI_Comm_free(&inter);
+        else
+          MPI_Comm_disconnect(&inter);
+      }
     }
     connections_.clear();
     free_links();
