@@ -1,7 +1,6 @@
 // A plugin's parameter given to a core call: the message names the parameter (the plugin's
 // generated diagnostic), the note the call.
-// expect-error: nampi: this call does not take parameter 'on_message'
-// expect-note: 'nampi::call::allgatherv::takes<nampi::plugins::sparse_alltoall_params::on_message>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::allgatherv, nampi::plugins::sparse_alltoall_params::on_message>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/sparse_alltoall.hpp>
 #include <vector>

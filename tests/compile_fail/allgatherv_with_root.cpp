@@ -1,6 +1,5 @@
 // Misuse: root passed to allgatherv, which has no root.
-// expect-error: nampi: this call does not take parameter 'root'
-// expect-note: 'nampi::call::allgatherv::takes<nampi::param_id::root>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::allgatherv, nampi::param_id::root>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,6 +1,5 @@
 // Misuse: allreduce in place (send_recv_buf) also given a send_buf, which in-place mode ignores.
-// expect-error: nampi: in place (with send_recv_buf), this call ignores parameter 'send_buf'
-// expect-note: 'nampi::call::allreduce_in_place::takes<nampi::param_id::send_buf>'
+// expect-error: nampi::error::in_place_call_ignores_parameter<nampi::call::allreduce_in_place, nampi::param_id::send_buf>
 #include <functional>
 #include <nampi/nampi.hpp>
 #include <vector>

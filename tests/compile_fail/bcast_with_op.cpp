@@ -1,6 +1,5 @@
 // Misuse: op passed to bcast, which does not reduce.
-// expect-error: nampi: this call does not take parameter 'op'
-// expect-note: 'nampi::call::bcast::takes<nampi::param_id::op>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::bcast, nampi::param_id::op>
 #include <functional>
 #include <nampi/nampi.hpp>
 #include <vector>

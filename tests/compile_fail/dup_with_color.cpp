@@ -1,6 +1,5 @@
 // Misuse: dup takes no color (a duplicate has the same group; split makes another).
-// expect-error: nampi: this call does not take parameter 'color'
-// expect-note: 'nampi::call::dup::takes<nampi::param_id::color>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::dup, nampi::param_id::color>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,7 +1,6 @@
 // Misuse of the grid communicator's alltoallv: a core parameter it does not take (its elements
 // travel with their own datatype); the message names the parameter, the note the call.
-// expect-error: nampi: this call does not take parameter 'recv_type'
-// expect-note: 'nampi::call::grid_alltoallv::takes<nampi::param_id::recv_type>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::grid_alltoallv, nampi::param_id::recv_type>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/grid_alltoall.hpp>
 #include <vector>

@@ -1,7 +1,6 @@
 // A parameter of a plugin written outside nampi given to one of nampi's calls: the message
-// says the call does not take it, the note names the call and the parameter's id.
-// expect-error: nampi: this call does not take the parameter the note names
-// expect-note: 'nampi::call::allreduce::takes<greeting::ids::name>'
+// line names the call and the parameter's id.
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::allreduce, greeting::ids::name>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,7 +1,6 @@
 // Misuse of a plugin written outside nampi (tests/support/plugin_outside_nampi.hpp): a
-// parameter its call does not take; the message names the parameter, the note the call.
-// expect-error: nampi: this call does not take parameter 'op'
-// expect-note: greet_call
+// parameter its call does not take; the error line names the call's tag and the parameter.
+// expect-error: nampi::error::call_does_not_take_parameter<greeting::greet_call, nampi::param_id::op>
 #include <nampi/nampi.hpp>
 
 #include "plugin_outside_nampi.hpp"

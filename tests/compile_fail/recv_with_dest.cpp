@@ -1,6 +1,5 @@
 // Misuse: dest passed to recv, which takes source.
-// expect-error: nampi: this call does not take parameter 'dest'
-// expect-note: 'nampi::call::recv::takes<nampi::param_id::dest>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::recv, nampi::param_id::dest>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,7 +1,6 @@
 // Misuse of a plugin's call: a core parameter it does not take; the message names the
 // parameter, the note the call, as for the core calls.
-// expect-error: nampi: this call does not take parameter 'root'
-// expect-note: 'nampi::call::reproducible_reduce::takes<nampi::param_id::root>'
+// expect-error: nampi::error::call_does_not_take_parameter<nampi::call::reproducible_reduce, nampi::param_id::root>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/reproducible_reduce.hpp>
 #include <vector>

@@ -603,14 +603,13 @@ def test_allgatherv_header_checks_and_source_comment(built):
 
 def test_every_parameter_has_a_check_and_a_doc_line(built, spec):
     """The Doxygen list, the list of parameters a call takes and the compile-time checks come
-    from the same YAML lines; each parameter has one diagnostic for the calls that do not take it."""
+    from the same YAML lines; a parameter the call does not take is left out of its tag (the
+    error names the tag and the parameter: nampi/taken.hpp)."""
     binding = _binding(spec, "allgatherv")
     header = built[f"include/nampi/generated/{binding.group}.hpp"]
-    parameters = built["include/nampi/generated/parameters.hpp"]
     accepted = {p.name for p in binding.regular.params}
     takes = set(re.findall(r"nampi::param_id::(\w+)", header.split("struct allgatherv {", 1)[1].split("};", 1)[0]))
     for name in spec.parameters:
-        assert f"nampi: this call does not take parameter '{name}'" in parameters, name
         if name in accepted:
             assert f"/// @param {name} " in header, name
             assert f"nampi: allgatherv: parameter '{name}' given more than once" in header, name

@@ -20,7 +20,6 @@ def test_plugin_header_has_factories_and_checks(snapshot: Path):
     header = (snapshot / "generated/include/nampi/generated/plugins/sparse_alltoall.hpp").read_text()
     assert "enum class sparse_alltoall_params {" in header
     assert "constexpr auto sparse_send_buf(T&& value)" in header  # a factory in nampi::params
-    assert "struct not_taken<Call, plugins::sparse_alltoall_params::on_message>" in header
     assert "struct alltoallv_sparse_check {" in header
     assert "nampi: alltoallv_sparse: missing required parameter 'sparse_send_buf'" in header
     # reproducible_reduce takes only core parameters: no enum entries, its checks name them.

@@ -1,15 +1,17 @@
 // Whether a call takes each argument it was given: one check per call form against the
-// parameters it takes, and one diagnostic per parameter (generated/parameters.hpp).
+// parameters it takes.
 //
 // A call form's tag (nampi::call::<name>, generated beside the call) says which parameters
-// it takes: `template <auto Id> static constexpr bool takes`. The diagnostic of the first
-// argument it does not take fails a static_assert whose message names the parameter and
-// whose condition names the call: GCC prints
-//   error: static assertion failed: nampi: this call does not take parameter 'root'
-//   note: 'nampi::call::allgatherv::takes<nampi::param_id::root>' evaluates to false
-// (Clang: "... due to requirement 'nampi::call::allgatherv::takes<...>'"). A static_assert
-// message is a literal until C++26, so no single literal can name both without one per
-// call and parameter, which is what this replaces.
+// it takes: `template <auto Id> static constexpr bool takes`. The first argument it does not
+// take ends the compile with one error whose line names the call and the parameter: GCC prints
+//   error: invalid use of incomplete type 'struct nampi::error::call_does_not_take_parameter<
+//          nampi::call::allgatherv, nampi::param_id::root>'
+// (Clang: "implicit instantiation of undefined template ..."), and for a call in place
+//   ... nampi::error::in_place_call_ignores_parameter<nampi::call::allreduce_in_place,
+//       nampi::param_id::send_count>
+// Why not a static_assert: until C++26 its message is a literal, so naming both would take one
+// literal per call and parameter (about 19,000), which the headers cannot afford to parse; a
+// type's name is built by the compiler from the call's tag and the parameter's id.
 #pragma once
 
 #include <cstddef>
@@ -17,24 +19,26 @@
 
 #include "nampi/parameter.hpp"
 
+// Never defined: their names are the message (see above).
+namespace nampi::error {
+// nampi: the call (the first argument) does not take this parameter (the second).
+template <typename Call, auto Parameter>
+struct call_does_not_take_parameter;
+// nampi: in place (with send_recv_buf), the call (the first argument) ignores this parameter
+// (the second): give the buffers as send_recv_buf only.
+template <typename Call, auto Parameter>
+struct in_place_call_ignores_parameter;
+}  // namespace nampi::error
+
 namespace nampi::detail {
 
-// The diagnostic of parameter Id given to Call, which does not take it. parameters.hpp
-// specializes it for each parameter, with the parameter's name in the message; this one
-// serves parameters declared elsewhere (their id is in the note).
+// Parameter Id given to Call, which does not take it: instantiating this is the error.
 template <typename Call, auto Id>
-struct not_taken {
-  static_assert(Call::template takes<Id>,
-                "nampi: this call does not take the parameter the note names");
+struct not_taken : error::call_does_not_take_parameter<Call, Id> {
   static constexpr bool value = false;
 };
-
-// The same for a call form in place (with send_recv_buf), which ignores the separate buffers.
 template <typename Call, auto Id>
-struct ignored_in_place {
-  static_assert(
-      Call::template takes<Id>,
-      "nampi: in place (with send_recv_buf), this call ignores the parameter the note names");
+struct ignored_in_place : error::in_place_call_ignores_parameter<Call, Id> {
   static constexpr bool value = false;
 };
 
