@@ -77,6 +77,8 @@ def needed_functions(binding: Binding, mpi_functions: dict) -> set[str]:
                     needed |= set(rule_call.rule.mpi_calls)
                     for calls in rule_call.rule.topology_calls.values():
                         needed |= set(calls)
+    for calls in binding.topology_calls.values():
+        needed |= set(calls)
     return {binding.mpi} | {f for f in needed if f not in mpi_functions or _on_communicator(mpi_functions[f])}
 
 

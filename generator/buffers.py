@@ -62,6 +62,32 @@ def blocked_buffers(form: Form) -> list[tuple[str, str, str, str, bool]]:
     return out
 
 
+def typed_blocked_buffers(form: Form) -> list[tuple[str, str, str, str]]:
+    """The data buffers MPI reads or writes in blocks with a datatype per peer: a buffer followed
+    by an array of counts, an array of byte displacements and an array of datatypes
+    (MPI_Alltoallw's and MPI_Neighbor_alltoallw's buffers), as (buffer, counts, displs, types)."""
+    if len(form.mpi_params) != len(form.mpi_args):
+        return []
+    out = []
+    pairs = list(zip(form.mpi_args, form.mpi_params))
+    for i, (arg, mp) in enumerate(pairs):
+        p = form.param(arg)
+        if mp.kind != "BUFFER" or p is None or not p.param.data or len(pairs[i + 1 : i + 4]) < 3:
+            continue
+        (counts, mc), (displs, md), (types, mt) = pairs[i + 1 : i + 4]
+        if (is_array(mc) and "NUM_ELEM" in mc.kind and is_array(md) and "DISPLACEMENT" in md.kind
+                and is_array(mt) and mt.kind == "DATATYPE" and all(form.param(a) for a in (counts, displs, types))):
+            out.append((arg, counts, displs, types))
+    return out
+
+
+def receives(form: Form, arg: str) -> bool:
+    """Whether the MPI argument `arg` describes what the process receives (its MPI parameter is
+    recvbuf, recvcount(s), rdispls, recvtype(s)): for a neighbourhood call, per in-neighbour."""
+    mp = next(m for a, m in zip(form.mpi_args, form.mpi_params) if a == arg)
+    return mp.name.startswith(("recv", "rdispl"))
+
+
 def per_rank(form: Form, buffer: str, count: str) -> bool:
     """Whether the buffer holds `count` elements per rank (MPI reads or writes count x ranks of
     them): the count's default reads the buffer by a per-rank rule (scatter's send_count,

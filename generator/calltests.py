@@ -188,7 +188,7 @@ def _cases(binding: Binding, form: Form) -> list[dict]:
                     primary_given = True
             else:
                 computed.add(p.name)
-        calls = _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology"), binding.variant == "blocking"), test)
+        calls = _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology"), binding.variant == "blocking", binding.topology_calls), test)
         several = len(returned_params(form)) > 1
         if several:
             decls = [f"{p.storage} {p.name}_result{{}};" for p in returned_params(form)] + decls
@@ -265,7 +265,7 @@ def requested_back_case(binding: Binding, form: Form) -> dict | None:
     return {
         "name": f"{binding.name}{' in place' if form.kind == 'in_place' else ''}: requested back {{{', '.join(p.name for p in outs)}}}",
         "args": ", ".join(args),
-        "calls": _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology"), binding.variant == "blocking"), test, released=False),
+        "calls": _completed(binding, form.expected_calls(binding.mpi, computed, test.get("topology"), binding.variant == "blocking", binding.topology_calls), test, released=False),
         "statement": _returned_statement(binding, binding.call_expression(test, args), test),
         "value_checks": checks,
         # What the check reads: `result` (the primary), or each returned value in `<name>_result`.

@@ -4,7 +4,16 @@ returns plain data: decisions and argument lists; templates/call_body.j2 spells 
 
 from __future__ import annotations
 
-from .buffers import blocked_buffers, one_element_buffers, partitioned_buffers, per_peer, per_rank, typed_buffers
+from .buffers import (
+    blocked_buffers,
+    one_element_buffers,
+    partitioned_buffers,
+    per_peer,
+    per_rank,
+    receives,
+    typed_blocked_buffers,
+    typed_buffers,
+)
 from .checks import call_tag, check_struct_name, checks
 from .load import RECEIVER_ARGS, REQUEST_ARG
 from .model import Binding, Form, FormParam
@@ -118,18 +127,42 @@ def _root(form: Form, root_only: bool) -> str | None:
     return next((a for a in form.mpi_args if form.param(a) and form.param(a).param.role == "root"), None)
 
 
+def _peers(binding: Binding, form: Form, arg: str) -> str:
+    """How many peers an array or a buffer's blocks describe: the communicator's ranks, or the
+    in- or out-neighbours the call asked its topology for (`neighbors`, neighbor_query)."""
+    if binding.peers == "ranks":
+        return "static_cast<std::size_t>(ctx.size)"
+    return "static_cast<std::size_t>(neighbors.in)" if receives(form, arg) else "static_cast<std::size_t>(neighbors.out)"
+
+
+def _peer_word(binding: Binding, form: Form, arg: str) -> str:
+    """Who a per-peer entry is for, in messages: a rank, an in- or an out-neighbour."""
+    if binding.peers == "ranks":
+        return "rank"
+    return "in-neighbour" if receives(form, arg) else "out-neighbour"
+
+
+def _whole_peers(binding: Binding, form: Form, buffer: str, count: str) -> list[str]:
+    """How many times count elements lie in the buffer, where not once: per rank (alltoall's,
+    scatter's), per in- or out-neighbour (neighbor_alltoall's), or once where there is any
+    out-neighbour (neighbor_allgather's send buffer: the same block to every one; with none MPI
+    reads nothing)."""
+    if binding.peers == "ranks":
+        return ["ctx.size"] if per_rank(form, buffer, count) else []
+    if receives(form, buffer) or per_rank(form, buffer, count):
+        return [f"{'neighbors.in' if receives(form, buffer) else 'neighbors.out'}"]
+    return ["std::min(neighbors.out, 1)"]
+
+
 def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
     """Before the MPI call: the count elements of the datatype lie inside each buffer
-    (nampi::detail::check_fits, buffer_checks.hpp), and each rank's block of a buffer read in
-    blocks (check_blocks_fit): where nampi computed a size always, a size the caller gave unless
-    NAMPI_TRUST_GIVEN_SIZES; each with the parameters it reads. Not for the neighbourhood calls: their counts are per
-    neighbour, and a process without neighbours passes MPI a count but no data (their receive
-    buffers are sized, and checked, by their resize rules)."""
-    if binding.peers != "ranks":
-        return []
+    (nampi::detail::check_fits, buffer_checks.hpp), and each peer's block of a buffer read or
+    written in blocks (check_blocks_fit, check_typed_blocks_fit): where nampi computed a size
+    always, a size the caller gave unless NAMPI_TRUST_GIVEN_SIZES; each with the parameters it
+    reads. A neighbourhood call counts its peers with the neighbour counts it asked first."""
     whole = [
         ({b, c, t}, {"kind": "fit_check", "call": binding.name, "root": _root(form, root_only),
-                     "args": [b, c, t] + (["ctx.size"] if per_rank(form, b, c) else [])})
+                     "args": [b, c, t] + _whole_peers(binding, form, b, c)})
         for b, c, t, root_only in typed_buffers(form)
         if c and t
     ]
@@ -145,11 +178,17 @@ def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:
     single = [  # MPI takes one element (fetch_and_op): the buffer must hold one
         ({b}, {"kind": "fit_check", "call": binding.name, "root": None, "args": [b]}) for b in one_element_buffers(form)
     ]
-    blocks = [  # one block per rank (alltoallv's, scatterv's send buffer): each inside it
-        ({b, c, d, t}, {"kind": "blocks_check", "call": binding.name, "root": _root(form, root_only), "args": [b, c, d, t]})
+    blocks = [  # one block per peer (alltoallv's, scatterv's send buffer): each inside it
+        ({b, c, d, t}, {"kind": "blocks_check", "call": binding.name, "root": _root(form, root_only),
+                        "args": [b, c, d, t, _peers(binding, form, b), f'"{_peer_word(binding, form, b)}"']})
         for b, c, d, t, root_only in blocked_buffers(form)
     ]
-    return whole + untyped + single + partitioned + blocks
+    typed_blocks = [  # one block and datatype per peer (alltoallw's buffers)
+        ({b, c, d, t}, {"kind": "typed_blocks_check", "call": binding.name, "root": None,
+                        "args": [b, c, d, t, _peers(binding, form, b), f'"{_peer_word(binding, form, b)}"']})
+        for b, c, d, t in typed_blocked_buffers(form)
+    ]
+    return whole + untyped + single + partitioned + blocks + typed_blocks
 
 
 def _checked_rules(binding: Binding, form: Form) -> list[dict]:
@@ -169,14 +208,20 @@ def _checked_rules(binding: Binding, form: Form) -> list[dict]:
     return out
 
 
+def _statements(binding: Binding, form: Form) -> list[dict]:
+    """What runs before the MPI call: a neighbourhood call first asks its topology for its
+    neighbour counts (once: the rules that need them find them in the call's context), then the
+    length checks of the arrays, then the rules with the fit checks among them."""
+    query = [{"kind": "neighbor_query"}] if binding.peers == "neighbors" else []
+    return query + _length_checks(binding, form) + _checked_rules(binding, form)
+
+
 def _length_checks(binding: Binding, form: Form) -> list[dict]:
-    """Arrays the caller gives with one entry per rank hold that many (and are read no further),
-    checked in every build before any MPI call; per-neighbour ones are not (that would cost
-    MPI calls to learn the neighbour counts)."""
-    if binding.peers != "ranks":
-        return []
+    """Arrays the caller gives with one entry per peer (rank, or in- or out-neighbour) hold that
+    many (and are read no further), checked in every build before any MPI call."""
     return [
-        {"kind": "length_check", "call": binding.name, "array": arg, "root": _root(form, m.root_only)}
+        {"kind": "length_check", "call": binding.name, "array": arg, "root": _root(form, m.root_only),
+         "peers": _peers(binding, form, arg), "peer": _peer_word(binding, form, arg)}
         for arg, m in zip(form.mpi_args, form.mpi_params)
         if form.param(arg) and per_peer(m)
     ]
@@ -304,7 +349,7 @@ def body(binding: Binding, form: Form) -> dict:
             _slot(p, binding.returns_before_completion, p.name in binding.serialized_per_rank, form.primary is not None and form.primary.one_value)
             for p in form.params
         ],
-        "statements": _length_checks(binding, form) + _checked_rules(binding, form),
+        "statements": _statements(binding, form),
         "mpi_call": _mpi_call(binding, form),
         "result": [primary or "nampi::detail::no_primary"] + others,
         "start": _start_nonblocking(binding, form, primary, others) if binding.returns_before_completion else None,

@@ -4,6 +4,7 @@ cross-reference checked."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,6 +110,10 @@ def load_rules(root: Path) -> dict[str, Rule]:
         )
         for name, entry in sorted(data.items())
     }
+    queries = {json.dumps(r.topology_calls, sort_keys=True): r for r in rules.values() if r.topology_calls}
+    if len(queries) > 1:
+        second = list(queries.values())[1]
+        raise SpecError(where_of(data[second.name], "topology_calls"), f"{second.name}: topology_calls differ from another rule's: a call asks its topology once, so every rule that asks it lists the same calls")
     for rule in rules.values():
         if rule.grows_only_if_given and rule.grows_only_if_given not in [a.name for a in rule.args if not a.literal]:
             raise SpecError(where_of(data[rule.name], "grows_only_if_given"), f"{rule.name}: grows_only_if_given '{rule.grows_only_if_given}' is not one of its (non-literal) args")
@@ -404,6 +409,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         serialized_per_rank=per_rank,
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
         peers=entry.get("peers", "ranks"),
+        topology_calls=next((r.topology_calls for r in rules.values() if r.topology_calls), {}) if entry.get("peers") == "neighbors" else {},
         large_twin=twin.name if twin else None,
         large_types=_large_types(fn, twin),
         large_count_chunks=entry.get("large_count_fallback") == "chunks" and variant == "blocking",

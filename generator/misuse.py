@@ -101,10 +101,10 @@ def too_small_buffer(binding: Binding, form: Form) -> dict | None:
 
 
 def short_arrays(binding: Binding, form: Form) -> list[dict]:
-    """Each per-rank array the fixture gives, one entry short: a usage_error before any MPI
+    """Each per-rank (or per-neighbour) array the fixture gives, one entry short: a usage_error before any MPI
     call. An array MPI reads at the root only is checked there only, while the others may wait
     for the root: such a case runs on one rank."""
-    if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
+    if binding.variant == "partitioned" or binding.serialized_per_rank:
         return []
     test = _fixture(binding, form)
     out = []
@@ -141,8 +141,9 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
     scatterv), the displacements with one rank's block moved one element past the end. Each
     is a usage_error before any MPI call, in every build (unless NAMPI_TRUST_GIVEN_SIZES).
     Only fixtures where every rank calls (so every rank throws); a root-only value runs on one
-    rank."""
-    if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
+    rank. A neighbourhood call's count per neighbour is left out (the fixture's neighbour counts
+    are not known here); its single counts and blocks are in."""
+    if binding.variant == "partitioned" or binding.serialized_per_rank:
         return []
     if binding.receiver_variable != "comm":
         return []  # windows and files: their fixtures make the object first (not covered yet)
@@ -158,6 +159,8 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
             continue
         if b not in read_only:
             continue  # a buffer some ranks receive into (bcast's) is sized, not checked, there
+        if binding.peers != "ranks" and per_rank(form, b, c):
+            continue
         value = f"nampi_misuse::one_past({args[b]}, {'size' if per_rank(form, b, c) else '1'})"
         case = _base(binding, form, f"'{c}' given one element past '{b}'")
         call_args = _required_args(form, test, {c}) + [f"{factory_call(pc.param.factories['in'])}({value})"]
@@ -173,6 +176,41 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
         call_args = _required_args(form, test, {d}) + [f"{factory_call(pd.param.factories['in'])}({value})"]
         case.update({"kind": "one_past", "misuse": _call(binding, call_args, test),
                      "message": f"in '{b}'", "one_rank": root_only})
+        out.append(case)
+    return out
+
+
+def given_recv_one_past(binding: Binding, form: Form) -> list[dict]:
+    """A receive count the caller gives that reaches past the receive buffer the caller gives
+    (no_resize, as large as the fixture's result): one element more than fits (per rank for a
+    per-rank count), a usage_error before any MPI call on every rank. Only fixtures where every
+    rank calls and receives (not a root-only buffer), and counts of the receive buffer alone (a
+    count both buffers share, allreduce's, is one_past's case of the send buffer)."""
+    if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
+        return []
+    if binding.receiver_variable != "comm":
+        return []
+    test = _fixture(binding, form)
+    p = form.primary
+    if not _everyone_calls(test) or not test.get("expect") or p is None or "out" not in p.param.factories:
+        return []
+    if not p.allocates or p.resize is None:
+        return []
+    out = []
+    buffers = typed_buffers(form)
+    for b, c, t, root_only in buffers:
+        pc = form.param(c) if c else None
+        if b != p.name or root_only or pc is None or pc.required or "in" not in pc.param.factories:
+            continue
+        if sum(1 for _, other, _, _ in buffers if other == c) > 1:
+            continue
+        value = f"nampi_misuse::one_past(exact, {'size' if per_rank(form, b, c) else '1'})"
+        case = _base(binding, form, f"'{c}' given one element past '{b}'")
+        call_args = _required_args(form, test, {c, b}) + [
+            f"{p.param.factories['out']}<nampi::no_resize>(exact)",
+            f"{factory_call(pc.param.factories['in'])}({value})",
+        ]
+        case.update({"kind": "recv_one_past", "misuse": _call(binding, call_args, test), "message": f"'{b}' holds"})
         out.append(case)
     return out
 
@@ -243,6 +281,7 @@ def misuse_view(bindings: list[Binding]) -> dict:
             cases += short_arrays(binding, form)
             cases += long_asked_back(binding, form)
             cases += given_one_past(binding, form)
+            cases += given_recv_one_past(binding, form)
         if cases:
             out.append({"name": binding.name, "have_macro": have_macro(binding.mpi), "mpi": binding.mpi, "cases": cases})
     return {"bindings": out}
@@ -250,7 +289,7 @@ def misuse_view(bindings: list[Binding]) -> dict:
 
 def counts(bindings: list[Binding]) -> dict[str, int]:
     """How many cases of each kind the bindings get (the generated docs report them)."""
-    kinds = {"too_small": 0, "short_array": 0, "one_past": 0, "long_out": 0, "element_types": 0}
+    kinds = {"too_small": 0, "short_array": 0, "one_past": 0, "recv_one_past": 0, "long_out": 0, "element_types": 0}
     for b in misuse_view(bindings)["bindings"]:
         for c in b["cases"]:
             kinds[c["kind"]] += 1

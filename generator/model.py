@@ -192,22 +192,25 @@ class Form:
         return all(present) or not any(present)
 
     def expected_calls(self, mpi_function: str, computed: set[str], topology: str | None = None,
-                       blocking: bool = True) -> dict[str, int]:
+                       blocking: bool = True, topology_calls: dict | None = None) -> dict[str, int]:
         """The exact multiset of MPI calls when the rules of `computed` run
         (parameters omitted, asked back, or written by the call), on a communicator
         with the given topology (needed by rules whose calls depend on it), in a blocking
-        call or not."""
+        call or not. The topology is asked once per call: by a neighbourhood call always
+        (`topology_calls`, its binding's), else by the first rule that needs it."""
         calls: Counter = Counter({mpi_function: 1})
         for p in self.params:
             calls.update(p.param.mpi_calls)
             calls.update(p.param.blocking_mpi_calls if blocking else p.param.nonblocking_mpi_calls)
+        query = topology_calls or {}
         for p, rule_call in self.rule_order:
             if p.name in computed:
                 calls.update(rule_call.rule.mpi_calls)
-                if rule_call.rule.topology_calls:
-                    if topology not in rule_call.rule.topology_calls:
-                        raise ValueError(f"rule '{rule_call.rule.name}' needs a topology, got {topology!r}")
-                    calls.update(rule_call.rule.topology_calls[topology])
+                query = query or rule_call.rule.topology_calls
+        if query:
+            if topology not in query:
+                raise ValueError(f"the call asks its communicator's topology, which the test does not name (got {topology!r})")
+            calls.update(query[topology])
         return dict(sorted(calls.items()))
 
 
@@ -244,8 +247,11 @@ class Binding:
     # a compile error.
     large_count_alltoallw: bool = False
     # Whom per-peer arrays describe: "ranks" (checked against the communicator's size) or
-    # "neighbors" (of the topology; not checked, that would cost MPI calls).
+    # "neighbors" (of the topology, which the call asks once, topology_calls, to check them).
     peers: str = "ranks"
+    # For peers "neighbors": the calls that ask the topology for its neighbour counts, per kind
+    # of topology (spec/rules.yaml topology_calls); issued once per call.
+    topology_calls: dict = field(default_factory=dict)
     # Without the twin, a reduction's large count is one element of a derived datatype reduced
     # by a wrapper op that runs MPI_Reduce_local on its pieces (large_count_reduction.hpp).
     large_count_reduce_local: bool = False

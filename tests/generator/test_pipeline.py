@@ -654,7 +654,8 @@ def test_fixture_comm_is_the_communicator_of_the_test(built):
 
 
 def test_topology_calls_follow_the_fixture_topology(spec):
-    form = _binding(spec, "neighbor_allgather").regular
+    binding = _binding(spec, "neighbor_allgather")
+    form = binding.regular
     computed = {p.name for p in form.inferable}
     base = {"MPI_Neighbor_allgather": 1, "MPI_Topo_test": 1}
     assert form.expected_calls("MPI_Neighbor_allgather", computed, "cart") == {**base, "MPI_Cartdim_get": 1}
@@ -662,17 +663,21 @@ def test_topology_calls_follow_the_fixture_topology(spec):
         **base, "MPI_Graph_neighbors_count": 1}
     assert form.expected_calls("MPI_Neighbor_allgather", computed, "dist_graph") == {
         **base, "MPI_Dist_graph_neighbors_count": 1}
-    # Everything given: no topology query (recv_buf given without a resize is not computed).
-    assert form.expected_calls("MPI_Neighbor_allgather", set(), "cart") == {"MPI_Neighbor_allgather": 1}
-    # neighbor_alltoall sizes the send count and the receive buffer: two queries.
-    alltoall = _binding(spec, "neighbor_alltoall").regular
-    assert alltoall.expected_calls("MPI_Neighbor_alltoall", {"send_count", "recv_buf"}, "graph") == {
-        "MPI_Graph_neighbors_count": 2, "MPI_Neighbor_alltoall": 1, "MPI_Topo_test": 2}
+    # Everything given: the call still asks its topology once, to check what it was given.
+    assert form.expected_calls("MPI_Neighbor_allgather", set(), "cart", True, binding.topology_calls) == {
+        **base, "MPI_Cartdim_get": 1}
+    # neighbor_alltoall sizes the send count and the receive buffer: one query serves both.
+    alltoall = _binding(spec, "neighbor_alltoall")
+    assert alltoall.regular.expected_calls("MPI_Neighbor_alltoall", {"send_count", "recv_buf"}, "graph", True,
+                                           alltoall.topology_calls) == {
+        "MPI_Graph_neighbors_count": 1, "MPI_Neighbor_alltoall": 1, "MPI_Topo_test": 1}
     # The counts of allgatherv come from one neighbour allgather.
     allgatherv = _binding(spec, "neighbor_allgatherv").regular
     assert allgatherv.expected_calls("MPI_Neighbor_allgatherv", {p.name for p in allgatherv.inferable}, "dist_graph") == {
         "MPI_Dist_graph_neighbors_count": 1, "MPI_Neighbor_allgather": 1, "MPI_Neighbor_allgatherv": 1,
         "MPI_Topo_test": 1}
+    # Only neighbourhood calls ask: a collective over ranks has no topology calls.
+    assert _binding(spec, "allgather").topology_calls == {}
 
 
 def test_generated_neighbor_test_counts_the_topology_calls(built):

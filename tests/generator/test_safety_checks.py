@@ -60,12 +60,22 @@ def test_given_per_rank_arrays_are_checked_first_and_at_the_root_where_mpi_reads
     lengths = [r for r in rules if "check_length" in r]
     assert [r for r in rules[: len(lengths)]] == lengths
     assert any("recv_counts" in r and "if (ctx.rank == root.get())" in r for r in lengths)
+    # alltoallw: each buffer's blocks, one datatype per rank, inside it.
+    alltoallw = _binding(spec, "alltoallw")
+    blocks = [r for r in body(alltoallw, alltoallw.regular)["rules"] if "check_typed_blocks_fit" in r]
+    assert len(blocks) == 2 and "send_buf, send_counts, send_displs, send_types" in blocks[0]
     alltoallw = _binding(spec, "alltoallw")
     named = {a for r in body(alltoallw, alltoallw.regular)["rules"] if "check_length" in r for a in [r.split(", ")[1]]}
     assert named == {"send_counts", "send_displs", "send_types", "recv_counts", "recv_displs", "recv_types"}
-    # Per-neighbour arrays are not checked (the neighbour counts cost MPI calls).
+    # Per-neighbour arrays are checked against the neighbour counts the call asks first: send
+    # arrays per out-neighbour, receive arrays per in-neighbour.
     neighbor = _binding(spec, "neighbor_alltoallv")
-    assert not [r for r in body(neighbor, neighbor.regular)["rules"] if "check_length" in r]
+    rules = body(neighbor, neighbor.regular)["rules"]
+    assert "topology_neighbor_counts(ctx)" in rules[0]
+    lengths = [r for r in rules if "check_length" in r]
+    assert any("send_counts, static_cast<std::size_t>(neighbors.out), \"out-neighbour\"" in r for r in lengths)
+    assert any("recv_displs, static_cast<std::size_t>(neighbors.in), \"in-neighbour\"" in r for r in lengths)
+    assert any('check_blocks_fit("neighbor_alltoallv", send_buf' in r and "neighbors.out" in r for r in rules)
 
 
 def test_fit_checks_run_before_rules_that_communicate(spec):

@@ -310,8 +310,13 @@ TEST_CASE("neighbourhood calls need a topology; send_counts one per out-neighbou
   nampi::OwnedCommunicator ring = nampi_test::cart_ring();  // 2 out-neighbours
   const std::vector<int> data(3, rank);
   const std::string counts = usage_error_message([&] {
-    (void)ring.neighbor_alltoallv(send_buf(data), send_counts(std::vector<int>{1, 1, 1}));
+    (void)ring.neighbor_alltoallv(send_buf(data), send_counts(std::vector<int>{1}));
   });
-  CHECK(counts.find("neighbor_alltoallv: send_counts needs one entry per out-neighbour (2)") !=
-        std::string::npos);
+  CHECK(counts.find("neighbor_alltoallv: 'send_counts' holds 1 entry, one per out-neighbour (2) "
+                    "needed") != std::string::npos);
+  // A longer array is read as far as the neighbours go, as a per-rank one is.
+  const int size = ring.size();
+  const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  CHECK(ring.neighbor_alltoallv(send_buf(data), send_counts(std::vector<int>{1, 1, 1})) ==
+        std::vector<int>{left, right});
 }

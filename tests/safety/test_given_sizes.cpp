@@ -111,3 +111,106 @@ TEST_CASE("alltoallv and scatterv: given displacements past the send buffer (REA
   std::iota(expected.begin(), expected.end(), 0);
   CHECK(got == expected);
 }
+
+namespace {
+// A ring of all ranks (a periodic grid of one dimension): every rank has two in- and two
+// out-neighbours, left then right (the same process on one or two ranks).
+nampi::OwnedCommunicator ring_of_all() {
+  const int dims[1] = {nampi::Communicator().size()};
+  const int periods[1] = {1};
+  MPI_Comm ring = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+  return nampi::OwnedCommunicator(ring);
+}
+}  // namespace
+
+TEST_CASE("neighbourhood calls: given counts, displacements and arrays against the neighbours") {
+  const nampi::OwnedCommunicator ring = ring_of_all();
+  const std::vector<int> two{1, 2};
+  // neighbor_allgather sends one block to every out-neighbour: 3 ints of a buffer of 2.
+  CHECK_USAGE_ERROR(ring.neighbor_allgather(send_buf(two), send_count(3)),
+                    "neighbor_allgather: 3 elements of 'send_type' span bytes [0, 12), but "
+                    "'send_buf' holds 8 bytes");
+  // neighbor_alltoall sends a block to each: 2 x 2 ints of a buffer of 2.
+  CHECK_USAGE_ERROR(ring.neighbor_alltoall(send_buf(two), send_count(2)),
+                    "neighbor_alltoall: 4 elements of 'send_type' span bytes [0, 16)");
+  CHECK_USAGE_ERROR(ring.ineighbor_alltoall(send_buf(two), send_count(2)),
+                    "ineighbor_alltoall: 4 elements");
+  // The receive side: a block from each in-neighbour, 2 x 3 ints into a buffer of 2.
+  std::vector<int> small(2);
+  CHECK_USAGE_ERROR(ring.neighbor_allgather(send_buf(two), send_count(1),
+                                            recv_buf<nampi::no_resize>(small), recv_count(3)),
+                    "neighbor_allgather:");
+  // neighbor_alltoallv: the second out-neighbour's block starts at the end of send_buf.
+  const std::vector<int> ones{1, 1}, at_end{0, 2};
+  CHECK_USAGE_ERROR(ring.neighbor_alltoallv(send_buf(two), send_counts(ones), send_displs(at_end)),
+                    "neighbor_alltoallv: the block of out-neighbour 1 in 'send_buf' (1 elements at "
+                    "displacement 2)");
+  // Arrays shorter than the neighbours (MPI reads two entries of each).
+  const std::vector<int> one{1}, zero{0};
+  CHECK_USAGE_ERROR(ring.neighbor_alltoallv(send_buf(two), send_counts(one), send_displs(zero)),
+                    "neighbor_alltoallv: 'send_counts' holds 1 entry, one per out-neighbour (2) "
+                    "needed");
+  std::vector<int> got(2);
+  CHECK_USAGE_ERROR(ring.neighbor_allgatherv(send_buf(one), recv_buf<nampi::no_resize>(got),
+                                             recv_counts(one), recv_displs(zero)),
+                    "neighbor_allgatherv: 'recv_counts' holds 1 entry, one per in-neighbour (2) "
+                    "needed");
+  // Inside the buffers: the exchanges run (left's value first, then right's).
+  const int rank = ring.rank(), size = ring.size();
+  const int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  const std::vector<int> mine{rank};
+  CHECK(ring.neighbor_allgather(send_buf(mine), send_count(1)) == std::vector<int>{left, right});
+  const std::vector<int> displs{0, 1}, both{rank, rank};
+  CHECK(ring.neighbor_alltoallv(send_buf(both), send_counts(ones), send_displs(displs)) ==
+        std::vector<int>{left, right});
+}
+
+TEST_CASE("alltoallw and neighbor_alltoallw: byte displacements and datatypes per peer") {
+  nampi::Communicator comm;
+  const int p = comm.size();
+  const auto n = static_cast<std::size_t>(p);
+  const std::vector<int> v(n, comm.rank());
+  std::vector<int> got(n, -1);
+  const std::vector<int> ones(n, 1);
+  std::vector<int> bytes(n);
+  for (int r = 0; r < p; ++r) bytes[static_cast<std::size_t>(r)] = r * static_cast<int>(sizeof(int));
+  const std::vector<MPI_Datatype> ints(n, MPI_INT), doubles(n, MPI_DOUBLE);
+  std::vector<int> past = bytes;
+  past.back() = p * static_cast<int>(sizeof(int));  // the last block starts at the end
+  CHECK_USAGE_ERROR(comm.alltoallw(send_buf(v), send_counts(ones), send_displs(past),
+                                   send_types(ints), recv_buf(got), recv_counts(ones),
+                                   recv_displs(bytes), recv_types(ints)),
+                    "alltoallw: the block of rank " + std::to_string(p - 1) + " in 'send_buf'");
+  CHECK_USAGE_ERROR(comm.ialltoallw(send_buf(v), send_counts(ones), send_displs(bytes),
+                                    send_types(ints), recv_buf(got), recv_counts(ones),
+                                    recv_displs(past), recv_types(ints)),
+                    "ialltoallw: the block of rank " + std::to_string(p - 1) + " in 'recv_buf'");
+  // A datatype wider than the element: the last rank's double reaches 4 bytes past the end.
+  CHECK_USAGE_ERROR(comm.alltoallw(send_buf(v), send_counts(ones), send_displs(bytes),
+                                   send_types(doubles), recv_buf(got), recv_counts(ones),
+                                   recv_displs(bytes), recv_types(ints)),
+                    "alltoallw: the block of rank " + std::to_string(p - 1) + " in 'send_buf'");
+  // Inside the buffers: the exchange runs.
+  comm.alltoallw(send_buf(v), send_counts(ones), send_displs(bytes), send_types(ints),
+                 recv_buf(got), recv_counts(ones), recv_displs(bytes), recv_types(ints));
+  std::vector<int> expected(n);
+  std::iota(expected.begin(), expected.end(), 0);
+  CHECK(got == expected);
+
+  const nampi::OwnedCommunicator ring = ring_of_all();
+  const std::vector<int> two{1, 2}, twos{1, 1};
+  const std::vector<MPI_Aint> at_end{0, 8}, in_order{0, 4};  // MPI_Neighbor_alltoallw's are MPI_Aint
+  const std::vector<MPI_Datatype> two_ints(2, MPI_INT);
+  std::vector<int> from_both(2, -1);
+  CHECK_USAGE_ERROR(ring.neighbor_alltoallw(send_buf(two), send_counts(twos), send_displs(at_end),
+                                            send_types(two_ints), recv_buf(from_both),
+                                            recv_counts(twos), recv_displs(in_order),
+                                            recv_types(two_ints)),
+                    "neighbor_alltoallw: the block of out-neighbour 1 in 'send_buf'");
+  CHECK_USAGE_ERROR(ring.neighbor_alltoallw(send_buf(two), send_counts(twos), send_displs(in_order),
+                                            send_types(two_ints), recv_buf(from_both),
+                                            recv_counts(twos), recv_displs(at_end),
+                                            recv_types(two_ints)),
+                    "neighbor_alltoallw: the block of in-neighbour 1 in 'recv_buf'");
+}

@@ -94,7 +94,8 @@ typed_target<Slot, TypeSlot> typed(Slot& slot, const TypeSlot& type) noexcept {
 }
 
 // Before the MPI call: count elements of the datatype (partitions x count for a
-// partitioned call) lie inside the buffer.
+// partitioned call, peers x count for a count per rank or neighbour; none for 0 peers)
+// lie inside the buffer.
 // Nothing to do when both are computed (a count of the buffer's own elements,
 // or a buffer its resize rule sized). A computed count with a datatype the
 // caller gave is checked always; a count the caller gave unless
@@ -108,7 +109,7 @@ template <typename Buffer, typename Count, typename TypeSlot>
     constexpr bool always = Count::computed;
     if constexpr (always || check_given_sizes) {
       using E = slot_element_t<Buffer>;
-      NAMPI_CHECK(partitions > 0, "%s: partitions must be positive, got %d", call, partitions);
+      NAMPI_CHECK(partitions >= 0, "%s: partitions must be positive, got %d", call, partitions);
       const auto n = static_cast<std::size_t>(count.get()) * static_cast<std::size_t>(partitions);
       const auto span = type_span<E>(type, n);  // not a structured binding, as above
       const MPI_Aint begin = span.first, end = span.second;
@@ -148,12 +149,13 @@ element_layout layout_of(const TypeSlot& type) {
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_block_outside(
-    const char* call, const char* buffer, std::size_t peer, long long count, long long displ,
-    long long begin, long long end, long long bytes) {
+    const char* call, const char* buffer, const char* peer, std::size_t index, long long count,
+    long long displ, long long begin, long long end, long long bytes) {
   throw_usage_error(
-      "%s: the block of rank %zu in '%s' (%lld elements at displacement %lld) spans bytes "
+      "%s: the block of %s %zu in '%s' (%lld elements at displacement %lld) spans bytes "
       "[%lld, %lld), but '%s' holds %lld %s",
-      call, peer, buffer, count, displ, begin, end, buffer, bytes, bytes == 1 ? "byte" : "bytes");
+      call, peer, index, buffer, count, displ, begin, end, buffer, bytes,
+      bytes == 1 ? "byte" : "bytes");
 }
 
 // Before the MPI call: the blocks MPI reads of a buffer, one per peer (counts[i] elements of
@@ -164,7 +166,8 @@ element_layout layout_of(const TypeSlot& type) {
 // rule, size_extent.) One pass over the peers, in wide integers: no product can overflow.
 template <typename Buffer, typename Counts, typename Displs, typename TypeSlot>
 inline void check_blocks_fit(const char* call, const Buffer& buffer, const Counts& counts,
-                             const Displs& displs, const TypeSlot& type, std::size_t peers) {
+                             const Displs& displs, const TypeSlot& type, std::size_t peers,
+                             const char* peer) {
   if constexpr (Counts::computed || Displs::computed || check_given_sizes) {
     using E = slot_element_t<Buffer>;
     __extension__ using wide = __int128;
@@ -194,7 +197,58 @@ inline void check_blocks_fit(const char* call, const Buffer& buffer, const Count
       const wide begin = at + layout.true_lb + (step < 0 ? step : 0);
       const wide end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
       if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
-        throw_block_outside(call, param_name(Buffer::id), i, static_cast<long long>(count[i]),
+        throw_block_outside(call, param_name(Buffer::id), peer, i, static_cast<long long>(count[i]),
+                            static_cast<long long>(displ[i]), static_cast<long long>(begin),
+                            static_cast<long long>(end), static_cast<long long>(bytes));
+    }
+  }
+}
+
+// The layout of a datatype handle's elements in a buffer of E (as layout_of, for one
+// handle of an array of them).
+template <typename E>
+element_layout layout_of_handle(MPI_Datatype t) {
+  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
+  if (t == mpi_datatype<E>()) return own;
+  if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
+  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
+  return {true_lb, true_extent, extent};
+}
+
+// Before the MPI call: the block of each peer in a buffer MPI reads or writes with a
+// datatype per peer (MPI_Alltoallw's and MPI_Neighbor_alltoallw's buffers: counts[i]
+// elements of types[i] at byte displacement displs[i]) lies inside it. The caller gives all
+// of them: checked unless NAMPI_TRUST_GIVEN_SIZES. A datatype other than the buffer's own
+// element's is asked for its extents (two local MPI calls, once per run of equal handles).
+template <typename Buffer, typename Counts, typename Displs, typename Types>
+inline void check_typed_blocks_fit(const char* call, const Buffer& buffer, const Counts& counts,
+                                   const Displs& displs, const Types& types, std::size_t peers,
+                                   const char* peer) {
+  if constexpr (Counts::computed || Displs::computed || Types::computed || check_given_sizes) {
+    using E = slot_element_t<Buffer>;
+    __extension__ using wide = __int128;
+    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
+    const auto* count = counts.data();
+    const auto* displ = displs.data();
+    const auto* type = types.data();
+    MPI_Datatype known = mpi_datatype<E>();
+    element_layout layout = layout_of_handle<E>(known);
+    for (std::size_t i = 0; i < peers; ++i) {
+      const wide c = static_cast<wide>(count[i]);
+      if (c == 0) continue;
+      const MPI_Datatype t = c_value(type[i]);
+      if (t != known) {
+        layout = layout_of_handle<E>(t);
+        known = t;
+      }
+      const wide at = static_cast<wide>(displ[i]);  // bytes
+      const wide step = (c - 1) * layout.extent;
+      const wide begin = at + layout.true_lb + (step < 0 ? step : 0);
+      const wide end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
+      if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
+        throw_block_outside(call, param_name(Buffer::id), peer, i, static_cast<long long>(count[i]),
                             static_cast<long long>(displ[i]), static_cast<long long>(begin),
                             static_cast<long long>(end), static_cast<long long>(bytes));
     }

@@ -25,6 +25,10 @@ struct call_context {
   MPI_Comm comm;
   int rank;
   int size;
+  // The topology's in- and out-neighbour counts once the call asked them (-1: not yet):
+  // a neighbourhood call asks once, for its checks and its rules alike.
+  mutable int neighbors_in = -1;
+  mutable int neighbors_out = -1;
 };
 
 // An MPI call on the communicator of `ctx`, from a generated body or a rule:
@@ -64,14 +68,26 @@ inline void call_mpi(const file_context&, const char* name, Args... args) {
 
 // The number of in- and out-neighbours of this process in the communicator's
 // topology: MPI_Topo_test, then one call that depends on the kind of topology
-// (spec/rules.yaml: topology_calls). A cartesian topology has two neighbours per
+// (spec/rules.yaml: topology_calls), the first time a call asks; later asks of the same
+// call find them in its context. A cartesian topology has two neighbours per
 // dimension each way (MPI_PROC_NULL beyond a non-periodic border counts too).
 struct neighbor_counts {
   int in;
   int out;
 };
 
+neighbor_counts ask_neighbor_counts(const call_context& ctx);
+
 inline neighbor_counts topology_neighbor_counts(const call_context& ctx) {
+  if (ctx.neighbors_in < 0) {
+    const neighbor_counts asked = ask_neighbor_counts(ctx);
+    ctx.neighbors_in = asked.in;
+    ctx.neighbors_out = asked.out;
+  }
+  return {ctx.neighbors_in, ctx.neighbors_out};
+}
+
+inline neighbor_counts ask_neighbor_counts(const call_context& ctx) {
   int kind = MPI_UNDEFINED;
   call_mpi("MPI_Topo_test", MPI_Topo_test, ctx.comm, &kind);
   if (kind == MPI_CART) {
