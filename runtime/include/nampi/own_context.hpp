@@ -21,13 +21,13 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "nampi/atomic_cell.hpp"
 #include "nampi/error.hpp"
+#include "nampi/std_parts.hpp"  // std::min, std::max, std::lower_bound without <algorithm>
 
 namespace nampi::detail {
 
@@ -76,9 +76,7 @@ class own_context {
   ticket begin_collective(const range_identity& range, int me, const char* call,
                           std::uint64_t hash, std::uint64_t slots) {
     const lock held(lock_);
-    auto at = std::lower_bound(
-        sequences_.begin(), sequences_.end(), range,
-        [](const sequence& s, const range_identity& key) { return s.range < key; });
+    auto at = std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0});
     const bool known = at != sequences_.end() && at->range == range;
     const std::uint64_t slot = (hash + (known ? at->next : 0)) % slots;
     for (const in_flight_entry& other : in_flight_)
@@ -106,6 +104,8 @@ class own_context {
   struct sequence {
     range_identity range;
     std::uint64_t next;  // the sequence number of its next collective
+    // Kept sorted by range (lower_bound above).
+    friend bool operator<(const sequence& a, const sequence& b) noexcept { return a.range < b.range; }
   };
   struct in_flight_entry {
     std::uint64_t id;

@@ -1,5 +1,5 @@
 // The few names nampi uses from the standard library's heavier headers, without
-// the rest of them: <algorithm> (std::min, std::max, std::fill, std::fill_n),
+// the rest of them: <algorithm> (std::min, std::max, std::fill, std::fill_n, std::lower_bound),
 // <functional> (std::plus & co., which op() maps to MPI's ops) and <mutex>
 // (std::mutex, std::lock_guard); std::addressof from <memory> (for its
 // unique_ptr see owned.hpp). Every program that includes nampi parses its
@@ -14,7 +14,7 @@
 #if defined(__GLIBCXX__)
 #include <bits/move.h>          // std::addressof
 #include <bits/std_mutex.h>     // std::mutex, std::lock_guard
-#include <bits/stl_algobase.h>  // std::min, std::max, std::fill, std::fill_n, std::copy
+#include <bits/stl_algobase.h>  // std::min, std::max, std::fill(_n), std::copy, std::lower_bound
 #include <bits/stl_function.h>  // std::plus, std::multiplies, std::logical_*, std::bit_*
 #else
 #include <algorithm>
