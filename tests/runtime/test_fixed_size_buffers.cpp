@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nampi_test_support.hpp"
+#include "nampi_usage_error_check.hpp"
 
 using namespace nampi::params;
 
@@ -24,16 +25,6 @@ using call_counts = std::map<std::string, unsigned long long>;
 // 1 + 2 + ... + size: the sum over the ranks of rank + 1.
 int sum_of_ranks_plus_one(int size) { return size * (size + 1) / 2; }
 
-// The message of the usage_error f throws ("" if none).
-template <typename F>
-std::string usage_error_message(F&& f) {
-  try {
-    f();
-  } catch (const nampi::usage_error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 
 #include "nampi_mpi_library.hpp"
 #include "nampi_test_support.hpp"
+#include "nampi_usage_error_check.hpp"
 
 using namespace nampi::params;
 
@@ -75,16 +76,6 @@ bool nonblocking_cart_blocks_unswapped() {
   return known;
 }
 
-// Runs f, which must throw usage_error; returns its message.
-template <typename F>
-std::string usage_error_message(F&& f) {
-  try {
-    f();
-  } catch (const nampi::usage_error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
