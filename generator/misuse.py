@@ -68,6 +68,7 @@ def _base(binding: Binding, form: Form, kind: str) -> dict:
         "peer": _peer(test),
         "expect": test.get("expect"),
         "one_rank": False,
+        "cleanup": test.get("cleanup", ""),
     }
 
 
@@ -145,8 +146,6 @@ def given_one_past(binding: Binding, form: Form) -> list[dict]:
     are not known here); its single counts and blocks are in."""
     if binding.variant == "partitioned" or binding.serialized_per_rank:
         return []
-    if binding.receiver_variable != "comm":
-        return []  # windows and files: their fixtures make the object first (not covered yet)
     test = _fixture(binding, form)
     if not _everyone_calls(test):
         return []
@@ -187,8 +186,6 @@ def given_recv_one_past(binding: Binding, form: Form) -> list[dict]:
     rank calls and receives (not a root-only buffer), and counts of the receive buffer alone (a
     count both buffers share, allreduce's, is one_past's case of the send buffer)."""
     if binding.peers != "ranks" or binding.variant == "partitioned" or binding.serialized_per_rank:
-        return []
-    if binding.receiver_variable != "comm":
         return []
     test = _fixture(binding, form)
     p = form.primary
