@@ -73,9 +73,13 @@ void integer_given_to_op_is_not_an_MPI_Op();
 // whose line (and comment) the compiler shows.
 // An MPI_Op computed at run time passes as a variable (lvalue), which the
 // generated op(T&&) takes.
+// A template on the handle type, instantiated only where MPI_Op is an integer: elsewhere (Open
+// MPI's pointers, the MPI 5 ABI's `((MPI_Op)0x21)`) the constants are not constant expressions
+// of a pointer type.
+template <typename Handle>
 struct op_constant {
-  MPI_Op value;
-  consteval op_constant(MPI_Op v) : value(v) {
+  Handle value;
+  consteval op_constant(Handle v) : value(v) {
     if (!(v == MPI_MAX || v == MPI_MIN || v == MPI_SUM || v == MPI_PROD || v == MPI_LAND ||
           v == MPI_BAND || v == MPI_LOR || v == MPI_BOR || v == MPI_LXOR || v == MPI_BXOR ||
           v == MPI_MAXLOC || v == MPI_MINLOC || v == MPI_REPLACE || v == MPI_NO_OP))
@@ -87,9 +91,9 @@ struct op_constant {
 
 namespace params {
 // An MPI_Op constant where MPI_Op is an integer (see detail::op_constant).
-template <typename = void>
-  requires std::is_integral_v<MPI_Op>
-constexpr auto op(detail::op_constant constant) {
+template <typename Handle = MPI_Op>  // not deduced: the argument converts to op_constant<MPI_Op>
+  requires std::is_integral_v<Handle>
+constexpr auto op(std::type_identity_t<detail::op_constant<Handle>> constant) {
   return detail::named<param_id::op, detail::role::in, MPI_Op, detail::policy_unspecified>{
       constant.value};
 }
