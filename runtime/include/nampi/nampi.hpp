@@ -7,6 +7,7 @@
 #error "nampi needs C++20: compile with -std=c++20 (or later)"
 #else
 
+#include "nampi/abi_version.hpp"
 #include "nampi/communicator.hpp"
 #include "nampi/datatype.hpp"
 #include "nampi/environment.hpp"
