@@ -149,9 +149,9 @@ def _whole_peers(binding: Binding, form: Form, buffer: str, count: str) -> list[
     reads nothing)."""
     if binding.peers == "ranks":
         return ["ctx.size"] if per_rank(form, buffer, count) else []
-    if receives(form, buffer) or per_rank(form, buffer, count):
-        return [f"{'neighbors.in' if receives(form, buffer) else 'neighbors.out'}"]
-    return ["std::min(neighbors.out, 1)"]
+    if receives(form, buffer):
+        return ["neighbors.in"]
+    return ["neighbors.out" if per_rank(form, buffer, count) else "std::min(neighbors.out, 1)"]
 
 
 def _fit_checks(binding: Binding, form: Form) -> list[tuple[set[str], dict]]:

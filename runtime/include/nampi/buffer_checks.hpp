@@ -130,6 +130,19 @@ struct element_layout {
   MPI_Aint true_extent;
   MPI_Aint extent;
 };
+// The layout of a datatype handle's elements in a buffer of E: the element's own datatype
+// without an MPI call, another one asked for its extents (two local MPI calls).
+template <typename E>
+element_layout layout_of_handle(MPI_Datatype t) {
+  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
+  if (t == mpi_datatype<E>()) return own;
+  if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
+  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
+  return {true_lb, true_extent, extent};
+}
+
 template <typename E, typename TypeSlot>
 element_layout layout_of(const TypeSlot& type) {
   constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
@@ -138,13 +151,7 @@ element_layout layout_of(const TypeSlot& type) {
   } else if constexpr (requires { type.get().true_extent(); }) {
     return {type.get().true_lb(), type.get().true_extent(), type.get().extent()};
   } else {
-    const MPI_Datatype t = c_value(type.get());
-    if (t == mpi_datatype<E>()) return own;
-    if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
-    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
-    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
-    return {true_lb, true_extent, extent};
+    return layout_of_handle<E>(c_value(type.get()));
   }
 }
 
@@ -156,6 +163,24 @@ element_layout layout_of(const TypeSlot& type) {
       "[%lld, %lld), but '%s' holds %lld %s",
       call, peer, index, buffer, count, displ, begin, end, buffer, bytes,
       bytes == 1 ? "byte" : "bytes");
+}
+
+// The block of peer `index`: count elements of `layout` from byte `at` lie inside the buffer's
+// `bytes` (in wide integers: no product can overflow); else the usage_error naming it.
+__extension__ using wide_int = __int128;
+template <typename Count, typename Displ>
+inline void check_block(const char* call, const char* buffer, const char* peer, std::size_t index,
+                        Count count, Displ displ, wide_int at, const element_layout& layout,
+                        wide_int bytes) {
+  const auto c = static_cast<wide_int>(count);
+  if (c == 0) return;
+  const wide_int step = (c - 1) * layout.extent;
+  const wide_int begin = at + layout.true_lb + (step < 0 ? step : 0);
+  const wide_int end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
+  if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
+    throw_block_outside(call, buffer, peer, index, static_cast<long long>(count),
+                        static_cast<long long>(displ), static_cast<long long>(begin),
+                        static_cast<long long>(end), static_cast<long long>(bytes));
 }
 
 // Before the MPI call: the blocks MPI reads of a buffer, one per peer (counts[i] elements of
@@ -170,7 +195,6 @@ inline void check_blocks_fit(const char* call, const Buffer& buffer, const Count
                              const char* peer) {
   if constexpr (Counts::computed || Displs::computed || check_given_sizes) {
     using E = slot_element_t<Buffer>;
-    __extension__ using wide = __int128;
     const element_layout layout = layout_of<E>(type);
     const auto* count = counts.data();
     const auto* displ = displs.data();
@@ -188,33 +212,11 @@ inline void check_blocks_fit(const char* call, const Buffer& buffer, const Count
       if (inside) [[likely]]
         return;
     }
-    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
-    for (std::size_t i = 0; i < peers; ++i) {
-      const wide c = static_cast<wide>(count[i]);
-      if (c == 0) continue;
-      const wide at = static_cast<wide>(displ[i]) * layout.extent;
-      const wide step = (c - 1) * layout.extent;
-      const wide begin = at + layout.true_lb + (step < 0 ? step : 0);
-      const wide end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
-      if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
-        throw_block_outside(call, param_name(Buffer::id), peer, i, static_cast<long long>(count[i]),
-                            static_cast<long long>(displ[i]), static_cast<long long>(begin),
-                            static_cast<long long>(end), static_cast<long long>(bytes));
-    }
+    const wide_int bytes = static_cast<wide_int>(buffer.size()) * static_cast<wide_int>(sizeof(E));
+    for (std::size_t i = 0; i < peers; ++i)
+      check_block(call, param_name(Buffer::id), peer, i, count[i], displ[i],
+                  static_cast<wide_int>(displ[i]) * layout.extent, layout, bytes);
   }
-}
-
-// The layout of a datatype handle's elements in a buffer of E (as layout_of, for one
-// handle of an array of them).
-template <typename E>
-element_layout layout_of_handle(MPI_Datatype t) {
-  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
-  if (t == mpi_datatype<E>()) return own;
-  if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
-  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, t, &lb, &extent);
-  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, t, &true_lb, &true_extent);
-  return {true_lb, true_extent, extent};
 }
 
 // Before the MPI call: the block of each peer in a buffer MPI reads or writes with a
@@ -228,29 +230,20 @@ inline void check_typed_blocks_fit(const char* call, const Buffer& buffer, const
                                    const char* peer) {
   if constexpr (Counts::computed || Displs::computed || Types::computed || check_given_sizes) {
     using E = slot_element_t<Buffer>;
-    __extension__ using wide = __int128;
-    const wide bytes = static_cast<wide>(buffer.size()) * static_cast<wide>(sizeof(E));
+    const wide_int bytes = static_cast<wide_int>(buffer.size()) * static_cast<wide_int>(sizeof(E));
     const auto* count = counts.data();
     const auto* displ = displs.data();
     const auto* type = types.data();
     MPI_Datatype known = mpi_datatype<E>();
     element_layout layout = layout_of_handle<E>(known);
     for (std::size_t i = 0; i < peers; ++i) {
-      const wide c = static_cast<wide>(count[i]);
-      if (c == 0) continue;
-      const MPI_Datatype t = c_value(type[i]);
-      if (t != known) {
+      if (count[i] == 0) continue;
+      if (const MPI_Datatype t = c_value(type[i]); t != known) {
         layout = layout_of_handle<E>(t);
         known = t;
       }
-      const wide at = static_cast<wide>(displ[i]);  // bytes
-      const wide step = (c - 1) * layout.extent;
-      const wide begin = at + layout.true_lb + (step < 0 ? step : 0);
-      const wide end = at + layout.true_lb + layout.true_extent + (step > 0 ? step : 0);
-      if (c < 0 || begin < 0 || end > bytes) [[unlikely]]
-        throw_block_outside(call, param_name(Buffer::id), peer, i, static_cast<long long>(count[i]),
-                            static_cast<long long>(displ[i]), static_cast<long long>(begin),
-                            static_cast<long long>(end), static_cast<long long>(bytes));
+      check_block(call, param_name(Buffer::id), peer, i, count[i], displ[i],
+                  static_cast<wide_int>(displ[i]), layout, bytes);  // displacements in bytes
     }
   }
 }
