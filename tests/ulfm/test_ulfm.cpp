@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <optional>
+#include <utility>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/ulfm.hpp>
 
@@ -24,6 +26,28 @@ TEST_CASE("agree is the logical AND of every rank's flag") {
   CHECK_FALSE(comm.agree(comm.rank() != comm.size() - 1));
   CHECK(comm.agree(comm.rank() >= 0));
 }
+
+#ifdef NAMPI_ULFM_HAS_IAGREE
+TEST_CASE("iagree: the result owns the flag; wait and test return the AND") {
+  const comm_type comm;
+  auto pending = comm.iagree(comm.rank() != 0);
+  CHECK(pending.valid());
+  const bool all = pending.wait();
+  CHECK_FALSE(all);
+  CHECK_FALSE(pending.valid());
+  // Moved, then completed by test() (which returns nothing until it is done).
+  auto started = comm.iagree(true);
+  auto moved = std::move(started);
+  std::optional<bool> value;
+  while (!(value = moved.test())) {
+  }
+  CHECK(*value);
+  CHECK_FALSE(moved.valid());
+  // A result nobody waits for completes in its destructor (no call left pending).
+  { auto dropped = comm.iagree(true); }
+  CHECK(comm.agree(true));
+}
+#endif
 
 TEST_CASE("shrink without a failure keeps every rank, in order") {
   const comm_type comm;
@@ -44,12 +68,12 @@ TEST_CASE("shrink without a failure keeps every rank, in order") {
 TEST_CASE("revoke: every later call throws communicator_revoked") {
   nampi::OwnedCommunicator dup = nampi::Communicator().dup();
   const comm_type comm(dup);
-#ifdef NAMPI_HAVE_MPIX_COMM_IS_REVOKED
+#ifdef NAMPI_ULFM_HAS_IS_REVOKED
   CHECK_FALSE(comm.is_revoked());
 #endif
   nampi::Communicator().barrier();  // every rank is here before any revokes (see above)
   comm.revoke();
-#ifdef NAMPI_HAVE_MPIX_COMM_IS_REVOKED
+#ifdef NAMPI_ULFM_HAS_IS_REVOKED
   CHECK(comm.is_revoked());
 #endif
   bool thrown = false;
@@ -69,10 +93,10 @@ TEST_CASE("no failure: nothing acknowledged, nothing failed") {
   const comm_type comm;
   comm.failure_ack();
   CHECK(comm.failure_get_acked().size() == 0);
-#ifdef NAMPI_HAVE_MPIX_COMM_GET_FAILED
+#ifdef NAMPI_ULFM_HAS_GET_FAILED
   CHECK(comm.get_failed().size() == 0);
 #endif
-#ifdef NAMPI_HAVE_MPIX_COMM_ACK_FAILED
+#ifdef NAMPI_ULFM_HAS_ACK_FAILED
   CHECK(comm.ack_failed(0) == 0);
 #endif
 }

@@ -42,7 +42,7 @@ enum class seen { nothing, process_failed, revoked, other };
 // is_revoked() where the MPI has MPIX_Comm_is_revoked (MPICH 5 lacks it), else `expected`.
 template <typename Comm>
 bool revoked_or([[maybe_unused]] const Comm& comm, [[maybe_unused]] bool expected) {
-#ifdef NAMPI_HAVE_MPIX_COMM_IS_REVOKED
+#ifdef NAMPI_ULFM_HAS_IS_REVOKED
   return comm.is_revoked();
 #else
   return expected;

@@ -91,14 +91,15 @@ class mpi_error : public std::runtime_error {
 };
 
 // ULFM (fault tolerance, nampi/plugins/ulfm.hpp): a process of the communicator failed
-// (error class MPIX_ERR_PROC_FAILED or MPIX_ERR_PROC_FAILED_PENDING). Declared on every MPI
+// (error class MPI_ERR_PROC_FAILED or MPI_ERR_PROC_FAILED_PENDING, or their MPIX_ names where
+// the MPI has ULFM's). Declared on every MPI
 // so that handlers compile anywhere; thrown only by an MPI with ULFM.
 class process_failed : public mpi_error {
  public:
   using mpi_error::mpi_error;
 };
 
-// ULFM: the communicator was revoked (MPIX_Comm_revoke; error class MPIX_ERR_REVOKED).
+// ULFM: the communicator was revoked (revoke(); error class MPI_ERR_REVOKED or MPIX_ERR_REVOKED).
 class communicator_revoked : public mpi_error {
  public:
   using mpi_error::mpi_error;
@@ -163,8 +164,9 @@ namespace detail {
 // exception's construction and unwinding code.
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_mpi_error(const char* name, int code) {
 #if defined(MPIX_ERR_PROC_FAILED) || defined(MPIX_ERR_PROC_FAILED_PENDING) || \
-    defined(MPIX_ERR_REVOKED)
-  // ULFM's classes get types of their own (the class is asked once, as mpi_error does).
+    defined(MPIX_ERR_REVOKED) || defined(MPI_ERR_PROC_FAILED) || defined(MPI_ERR_REVOKED)
+  // ULFM's classes get types of their own (the class is asked once, as mpi_error does), under
+  // ULFM's MPIX_ names and MPI-6's MPI_ names, whichever the MPI defines.
   int cls = code;
   MPI_Error_class(code, &cls);
 #ifdef MPIX_ERR_PROC_FAILED
@@ -175,6 +177,15 @@ namespace detail {
 #endif
 #ifdef MPIX_ERR_REVOKED
   if (cls == MPIX_ERR_REVOKED) throw communicator_revoked(name, code, cls);
+#endif
+#ifdef MPI_ERR_PROC_FAILED
+  if (cls == MPI_ERR_PROC_FAILED) throw process_failed(name, code, cls);
+#endif
+#ifdef MPI_ERR_PROC_FAILED_PENDING
+  if (cls == MPI_ERR_PROC_FAILED_PENDING) throw process_failed(name, code, cls);
+#endif
+#ifdef MPI_ERR_REVOKED
+  if (cls == MPI_ERR_REVOKED) throw communicator_revoked(name, code, cls);
 #endif
   throw mpi_error(name, code, cls);
 #else
