@@ -54,7 +54,7 @@ ifeq ($(MPI),mpich)
 else ifeq ($(MPI),mpich-abi)
   # The MPI 5 standard ABI: mpi_abi.h and libmpi_abi of the same MPICH (CMakeLists.txt passes
   # its -DMPI_ABI on to every C++ unit); a program built so runs on any MPI that provides it.
-  MPI_LABEL := MPICH 5.0.2 (PyPI), MPI 5 ABI
+  MPI_LABEL := MPICH 5.0.2 ABI (PyPI)
   MPI_CC := $(VENV)/bin/mpicc_abi
   MPI_CXX := $(VENV)/bin/mpicxx_abi
   MPI_EXEC := $(VENV)/bin/mpiexec

@@ -114,6 +114,31 @@ class Skipped:
     source: str
 
 
+@dataclass(frozen=True)
+class Unprovided:
+    """A typed name none of whose overloads the configured MPI has: the header then declares
+    a template of that name whose use is one compile-time error naming the C functions, not
+    "no member named" (the MPI 5 ABI's mpi_abi.h lacks the Fortran converters, Open MPI 4.1
+    the MPI-4 functions)."""
+
+    name: str
+    guard: str  # preprocessor condition: no overload of `name` exists
+    c_names: tuple[str, ...]
+
+
+def unprovided(wrappers: list[Wrapper]) -> list[Unprovided]:
+    """One Unprovided per C++ name among `wrappers`, in order of first appearance."""
+    by_name: dict[str, list[Wrapper]] = {}
+    for w in wrappers:
+        by_name.setdefault(w.name, []).append(w)
+    out = []
+    for name, ws in by_name.items():
+        guard = " && ".join(dict.fromkeys(f"!({w.guard})" for w in ws))
+        c_names = tuple(dict.fromkeys(w.c_name for w in ws))
+        out.append(Unprovided(name, guard, c_names))
+    return out
+
+
 def fallback_possible(function: MpiFunction) -> bool:
     """Can the large-count overload call the base function when the MPI lacks the twin?"""
     if any(p.large_only for p in function.all_params):
@@ -280,7 +305,7 @@ def render_typed(env, plan: tuple[dict[str, list[Wrapper]], list[Skipped]]) -> d
     out = {}
     for chapter, wrappers in chapters.items():
         out["include/" + HEADER.format(chapter=chapter)] = env.get_template("typed.hpp.j2").render(
-            sources=TYPED_SOURCES, chapter=chapter, wrappers=wrappers,
+            sources=TYPED_SOURCES, chapter=chapter, wrappers=wrappers, unprovided=unprovided(wrappers),
             skipped=[s for s in skipped if s.source.startswith(f"spec/mpi/{chapter}.yaml")],
         )
     out["include/nampi/mpi.hpp"] = env.get_template("typed_all.hpp.j2").render(sources=TYPED_SOURCES, chapters=list(chapters))

@@ -39,6 +39,11 @@ namespace detail {
 inline constexpr const char* without_c = "the function without _c that this MPI offers instead";
 inline constexpr const char* length_argument = "the C function's length argument";
 
+// False, but only once a call's arguments are known: the stand-in of a function the MPI lacks
+// (NAMPI_MPI_UNPROVIDED below) static_asserts it, so only a use of it is an error.
+template <typename... Args>
+inline constexpr bool unprovided = false;
+
 // Every element of `values` narrowed to To (arrays of counts or displacements).
 template <typename To, typename From>
 std::vector<To> narrow_each(const char* function, const char* parameter,
@@ -57,8 +62,8 @@ inline void check_same_length([[maybe_unused]] const char* function,
                               [[maybe_unused]] const char* parameter,
                               [[maybe_unused]] std::size_t size, [[maybe_unused]] const char* first,
                               [[maybe_unused]] std::size_t first_size) {
-  NAMPI_CHECK_IF(false, size == first_size, "%s: %s has %zu elements, %s has %zu", function, parameter, size,
-               first, first_size);
+  NAMPI_CHECK_IF(false, size == first_size, "%s: %s has %zu elements, %s has %zu", function,
+                 parameter, size, first, first_size);
 }
 
 // A span of strong handles as the array of C handles MPI reads or writes.
@@ -105,4 +110,17 @@ inline MPI_Status* statuses(std::span<MPI_Status> out) noexcept {
 }
 
 }  // namespace detail
+
+// The typed layer's stand-in for `name` where the configured MPI provides none of its C
+// functions (templates/typed.hpp.j2): using it is one compile-time error naming them, not
+// "no member named" (the MPI 5 ABI's mpi_abi.h lacks the Fortran converters, Open MPI 4.1
+// the MPI-4 functions).
+#define NAMPI_MPI_UNPROVIDED(name, c_functions)                                       \
+  template <typename... Args>                                                         \
+  void name(Args&&...) {                                                              \
+    static_assert(::nampi::mpi::detail::unprovided<Args...>,                          \
+                  "nampi: mpi::" #name                                                \
+                  ": the MPI nampi was configured with does not provide " c_functions \
+                  " (nampi/config.h lists what it lacks)");                           \
+  }
 }  // namespace nampi::mpi

@@ -198,8 +198,8 @@ class ulfm_members {
 #ifdef NAMPI_ULFM_HAS_ISHRINK
     auto state = std::make_unique<detail::ulfm::shrink_state>();
     state->handler = mpi::comm_get_errhandler(mpi::comm(comm()));
-    detail::call_mpi(detail::ulfm::ishrink.name, detail::ulfm::ishrink.call, comm(),
-                     &state->shrunk, &state->request);
+    detail::call_mpi(detail::ulfm::ishrink.name, detail::ulfm::ishrink.call, comm(), &state->shrunk,
+                     &state->request);
     return ulfm_pending<detail::ulfm::shrink_state>(std::move(state));
 #else
     static_assert(detail::ulfm::never<Comm>,
@@ -276,8 +276,7 @@ class ulfm_members {
   group get_failed() const {
 #ifdef NAMPI_ULFM_HAS_GET_FAILED
     MPI_Group failed = MPI_GROUP_NULL;
-    detail::call_mpi(detail::ulfm::get_failed.name, detail::ulfm::get_failed.call, comm(),
-                     &failed);
+    detail::call_mpi(detail::ulfm::get_failed.name, detail::ulfm::get_failed.call, comm(), &failed);
     return group(failed);
 #else
     static_assert(detail::ulfm::never<Comm>,
