@@ -86,6 +86,7 @@ class Wrapper:
     large_count: bool = False
     callables: tuple[CallableArg, ...] = ()  # callable overloads: their callable parameters, in order
     defines_struct: bool = True  # False where another overload already defines result_struct
+    deprecated: bool = False  # the C function is deprecated: its call is compiled without that warning
 
     @property
     def adapter(self) -> str | None:
@@ -229,6 +230,7 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callables: tuple[str, 
         raw=tuple(plan.raw),
         callables=_callables_of(function, plan, callbacks, callables),
         defines_struct=not callables,
+        deprecated=function.deprecated is not None,
     )
     twin = function.twin()
     if twin is None:
@@ -262,6 +264,7 @@ def _wrapper(function: MpiFunction, callbacks: Callbacks, callables: tuple[str, 
         large_count=True,
         callables=_callables_of(twin, tplan, callbacks, callables),
         defines_struct=not callables,
+        deprecated=function.deprecated is not None,
     )
     return [base, large]
 
