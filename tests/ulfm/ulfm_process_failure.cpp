@@ -131,6 +131,12 @@ int main(int argc, char** argv) {
   check(world.agree(true), "agree(true) over the survivors");
   check(!world.agree(world_rank != 0), "agree(rank != 0) over the survivors: not the AND");
   check(world.agree(world_rank != victim), "agree(rank != victim): the victim takes no part");
+#ifdef NAMPI_ULFM_HAS_IAGREE
+  // The nonblocking agreement too: its result owns the flag until wait().
+  auto agreeing = world.iagree(world_rank != 0);
+  check(!agreeing.wait(), "iagree(rank != 0) over the survivors: not the AND");
+  check(world.iagree(true).wait(), "iagree(true) over the survivors");
+#endif
 
   // Did some survivor see the failure itself (not only the revocation)?
   const int saw_failure =
