@@ -81,8 +81,18 @@ else ifeq ($(MPI),debian-mpich)
   MPI_CXX := /usr/bin/mpicxx.mpich
   MPI_EXEC := /usr/bin/mpiexec.mpich
   MPI_SETUP := check-debian-mpi
+else ifeq ($(MPI),smpi)
+  # SimGrid's simulator: every rank is simulated inside one process (smpirun). smpicxx builds a
+  # program as a shared object that smpirun loads, so it is the C++ compiler of the whole build,
+  # not only FindMPI's wrapper. Only the programs of tests/smpi are built (make test-smpi).
+  MPI_LABEL := SimGrid 3.32 SMPI (Debian)
+  MPI_CC := /usr/bin/smpicc
+  MPI_CXX := /usr/bin/smpicxx
+  MPI_EXEC := /usr/bin/smpirun
+  MPI_CMAKE_ARGS := -DCMAKE_C_COMPILER=$(MPI_CC) -DCMAKE_CXX_COMPILER=$(MPI_CXX) -DNAMPI_BUILD_TESTS=OFF
+  MPI_SETUP := check-smpi
 else
-  $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi' or 'debian-mpich', not '$(MPI)')
+  $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi', 'debian-mpich' or 'smpi', not '$(MPI)')
 endif
 BUILD_DIR := $(ROOT)/build/$(MPI)
 DEBIAN_MPI_TOOLS := /usr/bin/mpicc.openmpi /usr/bin/mpicxx.openmpi /usr/bin/mpiexec.openmpi \
@@ -124,7 +134,7 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
+.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
         test-sanitize
 
@@ -215,6 +225,36 @@ check-debian-mpi:
 	if [ -n "$$missing" ]; then \
 		echo "error: Debian's MPIs are not installed, missing:$$missing" >&2; \
 		echo "       run 'make setup-debian-mpi' as root (it runs: apt-get install $(DEBIAN_MPI_PACKAGES))" >&2; \
+		exit 1; \
+	fi
+
+# SimGrid's SMPI (MPI=smpi): Debian's libsimgrid-dev (smpicc, smpicxx, smpirun; it provides
+# the simgrid package too), installed here only when asked, as root, and only if missing.
+SMPI_PACKAGES := libsimgrid-dev
+SMPI_TOOLS := /usr/bin/smpicc /usr/bin/smpicxx /usr/bin/smpirun
+
+setup-smpi:
+	@if $(MAKE) --no-print-directory -s check-smpi >/dev/null 2>&1; then \
+		echo "SMPI: already installed ($(SMPI_PACKAGES))"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SMPI_PACKAGES) >/dev/null \
+		&& $(MAKE) --no-print-directory check-smpi \
+		&& echo "SMPI: installed $(SMPI_PACKAGES)"; \
+	else \
+		echo "error: SimGrid's SMPI is missing; run as root: apt-get install $(SMPI_PACKAGES)" >&2; \
+		echo "       (or: sudo make setup-smpi)" >&2; \
+		exit 1; \
+	fi
+
+check-smpi:
+	@missing=""; \
+	for p in $(SMPI_PACKAGES); do \
+		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
+	done; \
+	for f in $(SMPI_TOOLS); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "error: SimGrid's SMPI is not installed, missing:$$missing" >&2; \
+		echo "       run 'make setup-smpi' as root (it runs: apt-get install $(SMPI_PACKAGES))" >&2; \
 		exit 1; \
 	fi
 
