@@ -6,6 +6,8 @@
 #   make test MPI=mpich-abi     ... built with mpicxx_abi against libmpi_abi (the MPI 5 standard ABI)
 #   make test MPI=debian-openmpi  ... against Debian's Open MPI 4.1 (MPI=debian-mpich: MPICH 4.0)
 #   make setup-debian-mpi       install Debian's libopenmpi-dev and libmpich-dev (as root)
+#   make test-smpi              a few programs at 64 simulated ranks on SimGrid's SMPI (MPI=smpi;
+#                               make setup-smpi installs Debian's libsimgrid-dev as root)
 #   make test-sanitize          the whole C++ suite under AddressSanitizer + UBSan (MPI=... too)
 #   make check-generated        fail if generated/ differs from a fresh generation
 #   make spec-check             validate spec/ against the MPI standard data
@@ -89,7 +91,8 @@ else ifeq ($(MPI),smpi)
   MPI_CC := /usr/bin/smpicc
   MPI_CXX := /usr/bin/smpicxx
   MPI_EXEC := /usr/bin/smpirun
-  MPI_CMAKE_ARGS := -DCMAKE_C_COMPILER=$(MPI_CC) -DCMAKE_CXX_COMPILER=$(MPI_CXX) -DNAMPI_BUILD_TESTS=OFF
+  MPI_CMAKE_ARGS := -DCMAKE_C_COMPILER=$(MPI_CC) -DCMAKE_CXX_COMPILER=$(MPI_CXX) -DNAMPI_BUILD_TESTS=OFF \
+                    -DNAMPI_BUILD_SMPI_PROGRAMS=ON
   MPI_SETUP := check-smpi
 else
   $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi', 'debian-mpich' or 'smpi', not '$(MPI)')
@@ -136,12 +139,12 @@ CPP_FORMAT_DIRS := runtime tests bench
 
 .PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
-        test-sanitize
+        test-sanitize test-smpi
 
 all: test
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,19p' Makefile
 
 # ---------------------------------------------------------------- setup
 
@@ -329,6 +332,12 @@ ctest: build
 # (pytest leaves cores idle between its long tests), each one's output printed when it ends.
 test: setup
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest ctest MPI=$(MPI)
+
+# SimGrid's SMPI: the programs of tests/smpi (a collective, range collectives, the sparse
+# all-to-all plugin) built with smpicxx and run at 64 simulated ranks each (one process per
+# program: smpirun simulates the ranks). NAMPI_SMPI_RANKS=<n> in CMAKE_ARGS for another size.
+test-smpi:
+	$(MAKE) --no-print-directory ctest MPI=smpi CTEST_ARGS="-L smpi $(CTEST_ARGS)"
 
 # ---------------------------------------------------------------- sanitizers
 
