@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
     SMPI_CHECK(rank, all == expected);
   }
 
-  const long sum = comm.allreduce_single(send_buf(long{rank} + 1),
-                                         op([](long a, long b) { return a + b; }));
+  const long sum =
+      comm.allreduce_single(send_buf(long{rank} + 1), op([](long a, long b) { return a + b; }));
   SMPI_CHECK(rank, sum == static_cast<long>(size) * (size + 1) / 2);
 
   const std::vector<sample> samples = comm.allgather(send_buf(sample{rank, rank * 0.5}));

@@ -27,7 +27,8 @@ void check_range(const nampi::Communicator& world, int first_rank, int stride_le
   r.bcast(send_recv_buf(from_top), root(members - 1));
   SMPI_CHECK(rank, from_top == std::vector<int>{7, r.parent_rank(members - 1), 9});
 
-  const std::vector<long> sums = r.allreduce(send_buf(std::vector<long>{1, rank}), op(std::plus<>{}));
+  const std::vector<long> sums =
+      r.allreduce(send_buf(std::vector<long>{1, rank}), op(std::plus<>{}));
   long parent_sum = 0;
   for (int i = 0; i < members; ++i) parent_sum += first_rank + i * stride_length;
   SMPI_CHECK(rank, sums == std::vector<long>{members, parent_sum});
@@ -44,9 +45,10 @@ void check_range(const nampi::Communicator& world, int first_rank, int stride_le
 int main(int argc, char** argv) {
   nampi::Environment env(argc, argv);
   nampi::Communicator world;
-  check_range(world, 0, 2);               // the even ranks
+  check_range(world, 0, 2);                 // the even ranks
   check_range(world, world.size() / 2, 1);  // the upper half
   const int failed = world.allreduce_single(send_buf(nampi_smpi::failures()), op(std::plus<>{}));
-  if (world.rank() == 0) std::printf("range_collective: %d ranks, %d failed checks\n", world.size(), failed);
+  if (world.rank() == 0)
+    std::printf("range_collective: %d ranks, %d failed checks\n", world.size(), failed);
   return failed == 0 ? 0 : 1;
 }

@@ -20,4 +20,5 @@ inline void check(bool ok, const char* what, const char* file, int line, int ran
 
 }  // namespace nampi_smpi
 
-#define SMPI_CHECK(rank, ...) ::nampi_smpi::check((__VA_ARGS__), #__VA_ARGS__, __FILE__, __LINE__, (rank))
+#define SMPI_CHECK(rank, ...) \
+  ::nampi_smpi::check((__VA_ARGS__), #__VA_ARGS__, __FILE__, __LINE__, (rank))

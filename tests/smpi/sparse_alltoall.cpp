@@ -23,7 +23,8 @@ using comm_type = nampi::BasicCommunicator<nampi::plugins::sparse_alltoall>;
 std::vector<int> message(int from, int to, int size, int round) {
   if (to != (from + 1) % size && to != (from + 5) % size) return {};
   std::vector<int> out(static_cast<std::size_t>((from + to + round) % 4 + 1));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = 100000 * round + 100 * from + static_cast<int>(i);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = 100000 * round + 100 * from + static_cast<int>(i);
   return out;
 }
 
@@ -42,7 +43,8 @@ int main(int argc, char** argv) {
     std::sort(received.begin(), received.end());
     std::vector<std::pair<int, std::vector<int>>> expected;
     for (int from = 0; from < size; ++from)
-      if (auto m = message(from, rank, size, round); !m.empty()) expected.emplace_back(from, std::move(m));
+      if (auto m = message(from, rank, size, round); !m.empty())
+        expected.emplace_back(from, std::move(m));
     SMPI_CHECK(rank, received == expected);
   }
   const int failed = comm.allreduce_single(send_buf(nampi_smpi::failures()), op(std::plus<>{}));
