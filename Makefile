@@ -334,7 +334,7 @@ test: setup
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest ctest MPI=$(MPI)
 
 # SimGrid's SMPI: the programs of tests/smpi (a collective, range collectives, the sparse
-# all-to-all plugin) built with smpicxx and run at 64 simulated ranks each (one process per
+# all-to-all plugin, a compare_and_swap) built with smpicxx and run at 64 simulated ranks each (one process per
 # program: smpirun simulates the ranks). NAMPI_SMPI_RANKS=<n> in CMAKE_ARGS for another size.
 test-smpi:
 	$(MAKE) --no-print-directory ctest MPI=smpi CTEST_ARGS="-L smpi $(CTEST_ARGS)"
