@@ -6,6 +6,8 @@
 #   make test MPI=mpich-abi     ... built with mpicxx_abi against libmpi_abi (the MPI 5 standard ABI)
 #   make test MPI=debian-openmpi  ... against Debian's Open MPI 4.1 (MPI=debian-mpich: MPICH 4.0)
 #   make setup-debian-mpi       install Debian's libopenmpi-dev and libmpich-dev (as root)
+#   make test-smpi              a few programs at 64 simulated ranks on SimGrid's SMPI (MPI=smpi;
+#                               make setup-smpi installs Debian's libsimgrid-dev as root)
 #   make test-sanitize          the whole C++ suite under AddressSanitizer + UBSan (MPI=... too)
 #   make check-generated        fail if generated/ differs from a fresh generation
 #   make spec-check             validate spec/ against the MPI standard data
@@ -81,8 +83,19 @@ else ifeq ($(MPI),debian-mpich)
   MPI_CXX := /usr/bin/mpicxx.mpich
   MPI_EXEC := /usr/bin/mpiexec.mpich
   MPI_SETUP := check-debian-mpi
+else ifeq ($(MPI),smpi)
+  # SimGrid's simulator: every rank is simulated inside one process (smpirun). smpicxx builds a
+  # program as a shared object that smpirun loads, so it is the C++ compiler of the whole build,
+  # not only FindMPI's wrapper. Only the programs of tests/smpi are built (make test-smpi).
+  MPI_LABEL := SimGrid 3.32 SMPI (Debian)
+  MPI_CC := /usr/bin/smpicc
+  MPI_CXX := /usr/bin/smpicxx
+  MPI_EXEC := /usr/bin/smpirun
+  MPI_CMAKE_ARGS := -DCMAKE_C_COMPILER=$(MPI_CC) -DCMAKE_CXX_COMPILER=$(MPI_CXX) -DNAMPI_BUILD_TESTS=OFF \
+                    -DNAMPI_BUILD_SMPI_PROGRAMS=ON
+  MPI_SETUP := check-smpi
 else
-  $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi' or 'debian-mpich', not '$(MPI)')
+  $(error MPI must be 'mpich', 'mpich-abi', 'openmpi', 'debian-openmpi', 'debian-mpich' or 'smpi', not '$(MPI)')
 endif
 BUILD_DIR := $(ROOT)/build/$(MPI)
 DEBIAN_MPI_TOOLS := /usr/bin/mpicc.openmpi /usr/bin/mpicxx.openmpi /usr/bin/mpiexec.openmpi \
@@ -124,14 +137,14 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi generate check-generated spec-check pytest \
+.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
-        test-sanitize
+        test-sanitize test-smpi
 
 all: test
 
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,19p' Makefile
 
 # ---------------------------------------------------------------- setup
 
@@ -218,6 +231,36 @@ check-debian-mpi:
 		exit 1; \
 	fi
 
+# SimGrid's SMPI (MPI=smpi): Debian's libsimgrid-dev (smpicc, smpicxx, smpirun; it provides
+# the simgrid package too), installed here only when asked, as root, and only if missing.
+SMPI_PACKAGES := libsimgrid-dev
+SMPI_TOOLS := /usr/bin/smpicc /usr/bin/smpicxx /usr/bin/smpirun
+
+setup-smpi:
+	@if $(MAKE) --no-print-directory -s check-smpi >/dev/null 2>&1; then \
+		echo "SMPI: already installed ($(SMPI_PACKAGES))"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SMPI_PACKAGES) >/dev/null \
+		&& $(MAKE) --no-print-directory check-smpi \
+		&& echo "SMPI: installed $(SMPI_PACKAGES)"; \
+	else \
+		echo "error: SimGrid's SMPI is missing; run as root: apt-get install $(SMPI_PACKAGES)" >&2; \
+		echo "       (or: sudo make setup-smpi)" >&2; \
+		exit 1; \
+	fi
+
+check-smpi:
+	@missing=""; \
+	for p in $(SMPI_PACKAGES); do \
+		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
+	done; \
+	for f in $(SMPI_TOOLS); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "error: SimGrid's SMPI is not installed, missing:$$missing" >&2; \
+		echo "       run 'make setup-smpi' as root (it runs: apt-get install $(SMPI_PACKAGES))" >&2; \
+		exit 1; \
+	fi
+
 # ---------------------------------------------------------------- generator
 
 # Runs the generator only when an input changed since its last run, or a generated file did
@@ -289,6 +332,12 @@ ctest: build
 # (pytest leaves cores idle between its long tests), each one's output printed when it ends.
 test: setup
 	$(MAKE) --no-print-directory -j2 --output-sync=target pytest ctest MPI=$(MPI)
+
+# SimGrid's SMPI: the programs of tests/smpi (a collective, range collectives, the sparse
+# all-to-all plugin, a compare_and_swap) built with smpicxx and run at 64 simulated ranks each (one process per
+# program: smpirun simulates the ranks). NAMPI_SMPI_RANKS=<n> in CMAKE_ARGS for another size.
+test-smpi:
+	$(MAKE) --no-print-directory ctest MPI=smpi CTEST_ARGS="-L smpi $(CTEST_ARGS)"
 
 # ---------------------------------------------------------------- sanitizers
 

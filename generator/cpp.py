@@ -275,6 +275,14 @@ def _alltoallw_emulation(binding: Binding, form: Form, large: list[str]) -> dict
     return {"kind": "alltoallw", "base": binding.base, "block_args": large[:at], "extra": extra}
 
 
+def _without_const(arg: str, mpi_param, form: Form) -> str:
+    """An argument some implementation's mpi.h declares without the standard's const (SMPI's
+    MPI_Compare_and_swap: compare_addr): MPI only reads it, so the call casts const away."""
+    if mpi_param.name not in form.mpi_nonconst or not mpi_param.c_type.startswith("const "):
+        return arg
+    return f"nampi::detail::without_const({arg})"
+
+
 def _mpi_call(binding: Binding, form: Form) -> dict:
     """The MPI call of a form (templates/call_body.j2 `mpi_call`). A binding whose function has
     a large-count twin checks its scalar counts (large_count.hpp): the int function if all fit
@@ -287,6 +295,7 @@ def _mpi_call(binding: Binding, form: Form) -> dict:
     (decided at compile time); if the MPI lacks it, a binding marked `large_count_fallback:
     alltoallw` emulates it, and any other call is a compile error."""
     args = [_mpi_arg(a, form, binding.non_null_buffers, binding.returns_before_completion) for a in form.mpi_args]
+    args = [_without_const(arg, m, form) for arg, m in zip(args, form.mpi_params)] if form.mpi_params else args
     types = binding.large_types
     given = [i for i, t in enumerate(types) if form.param(form.mpi_args[i])]
     scalars = [i for i in given if types[i] == "MPI_Count"]

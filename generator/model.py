@@ -164,6 +164,9 @@ class Form:
     # The parameter whose element type `element` is: without a template T, or where T is not
     # given (`element: template or <buffer>`).
     element_buffer: str | None = None
+    # The MPI function's parameters that some implementation's mpi.h declares without the
+    # standard's const (spec/mpi `implementations:`): their arguments lose const at the call.
+    mpi_nonconst: frozenset[str] = frozenset()
 
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)

@@ -32,8 +32,9 @@ _C_TYPE = re.compile(r"^(?P<base>(?:const )?[A-Za-z_][A-Za-z0-9_ ]*?)(?: (?P<sta
 
 
 # The macro by which each implementation's mpi.h identifies itself (keys of `implementations:`);
-# decides `skip` only: prototypes are tested at configure time.
-IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI"}
+# decides `skip` only: prototypes are tested at configure time. SimGrid's SMPI defines no
+# macro of its own name but the include guard of smpi.h, which its mpi.h includes.
+IMPLEMENTATION_MACROS = {"mpich": "MPICH", "openmpi": "OPEN_MPI", "smpi": "SMPI_H"}
 
 def split_c_type(c_type: str) -> tuple[str, str, str]:
     """'const int []' -> ('const int', '', '[]'); 'char **[]' -> ('char', '**', '[]')."""

@@ -238,7 +238,10 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
                 plan.outputs.append((Field("MPI_Status", name), name))
             else:
                 plan.params.append(Field("const MPI_Status&" if is_const else "MPI_Status&", name))
-                plan.args.append(f"&{name}" if is_const else f"&{name}")
+                if is_const and p.name in impl_nonconst:  # an implementation declares it without const
+                    plan.args.append(f"const_cast<MPI_Status*>(&{name})")
+                else:
+                    plan.args.append(f"&{name}")
             continue
 
         # ---- pointers MPI writes through a `void *`

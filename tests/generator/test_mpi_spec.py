@@ -501,12 +501,27 @@ def test_pmpi_wrappers(spec, rendered):
     cmake = rendered["cmake/nampi_mpi_functions.cmake"]
     listed = cmake.split("set(NAMPI_MPI_FUNCTIONS\n")[1].split(")")[0].split()
     assert listed == names and "MPI_Allgatherv_c" in listed and "MPI_Barrier_c" not in listed
-    assert prototypes_of(cmake) == [
+    prototypes = prototypes_of(cmake)
+    pready = [p for p in prototypes if p[1] == "MPI_Pready_list"]
+    assert pready == [
         ("NAMPI_DECLARES_MPI_PREADY_LIST_AS_MPICH", "MPI_Pready_list",
          "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)"),
         ("NAMPI_DECLARES_MPI_PREADY_LIST_AS_OPENMPI", "MPI_Pready_list",
          "int MPI_Pready_list(int length, int array_of_partitions[], MPI_Request request)"),
     ]
+    # SimGrid 3.32's smpi.h: one prototype per function it declares without a const (the
+    # PMPI-wrapped ones; MPI_Status_c2f and MPI_Status_f2c are not wrapped).
+    smpi = [p[1] for p in prototypes if p[0].endswith("_AS_SMPI")]
+    assert smpi == [
+        "MPI_Add_error_string", "MPI_Comm_spawn_multiple", "MPI_Compare_and_swap", "MPI_Get_elements",
+        "MPI_Get_elements_x", "MPI_Lookup_name", "MPI_Pack_external", "MPI_Pack_external_size",
+        "MPI_Publish_name", "MPI_Register_datarep", "MPI_Type_create_darray", "MPI_Unpack_external",
+        "MPI_Unpublish_name",
+    ]
+    assert len(prototypes) == len(pready) + len(smpi)
+    assert ("NAMPI_DECLARES_MPI_COMPARE_AND_SWAP_AS_SMPI", "MPI_Compare_and_swap",
+            "int MPI_Compare_and_swap(const void *origin_addr, void *compare_addr, void *result_addr, "
+            "MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)") in prototypes
 
 
 def prototypes_of(cmake: str) -> list[tuple[str, ...]]:

@@ -79,8 +79,11 @@ class Communicator : public generated::all_calls<Communicator> {
   // (MPI_Comm_test_inter), and the size and group of the other side
   // (MPI_Comm_remote_size, MPI_Comm_remote_group; MPI reports an error on an
   // intracommunicator). rank() and size() are this side's. Defined in nampi/group.hpp.
+  // Templates only so that an MPI without them (SimGrid's SMPI) fails where they are used.
   bool is_inter() const;
+  template <typename Unused = void>
   int remote_size() const;
+  template <typename Unused = void>
   nampi::group remote_group() const;
 
   // Ends the program on every process of this communicator's job (MPI_Abort),

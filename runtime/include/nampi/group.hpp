@@ -103,9 +103,25 @@ class basic_group {
 inline group Communicator::group() const { return nampi::group::of(*this); }
 
 inline bool Communicator::is_inter() const { return mpi::comm_test_inter(mpi::comm(comm_)); }
-inline int Communicator::remote_size() const { return mpi::comm_remote_size(mpi::comm(comm_)); }
+template <typename Unused>
+inline int Communicator::remote_size() const {
+#if defined(NAMPI_HAVE_MPI_COMM_REMOTE_SIZE)
+  return mpi::comm_remote_size(mpi::comm(comm_));
+#else
+  static_assert(sizeof(Unused*) == 0,
+                "nampi: the installed MPI does not provide MPI_Comm_remote_size");
+  return 0;
+#endif
+}
+template <typename Unused>
 inline group Communicator::remote_group() const {
+#if defined(NAMPI_HAVE_MPI_COMM_REMOTE_GROUP)
   return nampi::group(mpi::comm_remote_group(mpi::comm(comm_)));
+#else
+  static_assert(sizeof(Unused*) == 0,
+                "nampi: the installed MPI does not provide MPI_Comm_remote_group");
+  return nampi::group();
+#endif
 }
 
 }  // namespace nampi

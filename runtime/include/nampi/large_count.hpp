@@ -206,6 +206,8 @@ inline MPI_Count element_count(const MPI_Status& status, MPI_Datatype type) {
   MPI_Count count = MPI_UNDEFINED;
 #if defined(NAMPI_HAVE_MPI_GET_COUNT_C)
   call_mpi("MPI_Get_count_c", MPI_Get_count_c, &status, type, &count);
+#elif !defined(NAMPI_HAVE_MPI_GET_ELEMENTS_X)
+  // No wider count (SimGrid's SMPI): a message too long for an int count stays MPI_UNDEFINED.
 #else
   MPI_Count bytes = 0, size = 0;
   call_mpi("MPI_Get_elements_x", MPI_Get_elements_x, &status, MPI_BYTE, &bytes);

@@ -23,6 +23,7 @@
 
 #include "nampi/error.hpp"
 #include "nampi/handle_registry.hpp"
+#include "nampi/mpi/smpi_datatypes.hpp"
 #include "nampi/struct_type.hpp"
 
 namespace nampi {

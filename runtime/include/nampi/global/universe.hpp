@@ -53,6 +53,7 @@
 #include "nampi/mpi/info.hpp"
 #include "nampi/own_context.hpp"
 #include "nampi/generated/plugins/global.hpp"
+#include "nampi/global/ports.hpp"
 #include "nampi/global/set_directory.hpp"
 #include "nampi/global/rpc.hpp"
 #include "nampi/global/set_entry.hpp"
@@ -111,9 +112,13 @@ class errors_returned {
 inline std::string open_port(std::string& error) {
   char port[MPI_MAX_PORT_NAME + 1] = {};
   const errors_returned quiet;
-  const int code = MPI_Open_port(MPI_INFO_NULL, port);
+  const int code = mpi_open_port(port);
   if (code == MPI_SUCCESS) return port;
+#if defined(NAMPI_HAVE_MPI_OPEN_PORT)
   error = mpi_error::error_string(code);
+#else
+  error = "this MPI does not provide MPI_Open_port";
+#endif
   return {};
 }
 
@@ -389,21 +394,21 @@ class universe {
   void close_port() {
     if (port_.empty()) return;
     const detail::sets::errors_returned quiet;
-    MPI_Unpublish_name(("nampi:" + self_.name).c_str(), MPI_INFO_NULL, port_.c_str());
-    MPI_Close_port(port_.data());
+    detail::sets::mpi_unpublish_name("nampi:" + self_.name, port_);
+    detail::sets::mpi_close_port(port_);
     port_.clear();
   }
   // Under "nampi:<name>" where MPI's name service runs; nothing lost where it does not.
   void publish() {
     if (port_.empty()) return;
     const detail::sets::errors_returned quiet;
-    MPI_Publish_name(("nampi:" + self_.name).c_str(), MPI_INFO_NULL, port_.c_str());
+    detail::sets::mpi_publish_name("nampi:" + self_.name, port_);
   }
   // The port published under `service`, where the name service has it.
   static std::string look_up(const std::string& service) {
     char port[MPI_MAX_PORT_NAME + 1] = {};
     const detail::sets::errors_returned quiet;
-    if (MPI_Lookup_name(service.c_str(), MPI_INFO_NULL, port) != MPI_SUCCESS) return {};
+    if (detail::sets::mpi_lookup_name(service, port) != MPI_SUCCESS) return {};
     return port;
   }
 
@@ -430,8 +435,7 @@ class universe {
     int code = MPI_SUCCESS;
     {
       const detail::sets::errors_returned quiet;
-      code = accepts ? MPI_Comm_accept(port.data(), info.get(), 0, local, &inter)
-                     : MPI_Comm_connect(port.data(), info.get(), 0, local, &inter);
+      code = detail::sets::mpi_accept_or_connect(accepts, port, info.get(), local, &inter);
     }
     if (accepts && comm_.rank() == 0) withdraw_pair_port(set, pair_port);
     detail::check_mpi_code(accepts ? "MPI_Comm_accept" : "MPI_Comm_connect", code);
@@ -500,7 +504,7 @@ class universe {
     }
     {
       const detail::sets::errors_returned quiet;
-      MPI_Publish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, pair_port.c_str());
+      detail::sets::mpi_publish_name(pair_service(self_.name, set), pair_port);
     }
     write_pair_file(set, pair_port);
     report.ok = 1;
@@ -514,8 +518,8 @@ class universe {
   void withdraw_pair_port(const std::string& set, std::string& pair_port) {
     std::remove(pair_file(self_.name, set).c_str());
     const detail::sets::errors_returned quiet;
-    MPI_Unpublish_name(pair_service(self_.name, set).c_str(), MPI_INFO_NULL, pair_port.c_str());
-    MPI_Close_port(pair_port.data());
+    detail::sets::mpi_unpublish_name(pair_service(self_.name, set), pair_port);
+    detail::sets::mpi_close_port(pair_port);
   }
 
   // The connecting root: waits until `set` offers this set its pair's port (a file of the
@@ -834,7 +838,8 @@ class universe {
     const mpi::unique_info info = detail::sets::connect_info(limit);
     MPI_Comm inter = MPI_COMM_NULL;
     const detail::sets::errors_returned quiet;
-    if (MPI_Comm_connect(port.data(), info.get(), 0, MPI_COMM_SELF, &inter) != MPI_SUCCESS)
+    if (detail::sets::mpi_accept_or_connect(false, port, info.get(), MPI_COMM_SELF, &inter) !=
+        MPI_SUCCESS)
       return false;
     return add_link(inter);
   }
@@ -860,8 +865,9 @@ class universe {
     detail::sets::write_whole(directory_.path() + "/.linkport." + self_.name + "." + caller, port + "\n");
     MPI_Comm inter = MPI_COMM_NULL;
     const detail::sets::errors_returned quiet;
-    const int code = MPI_Comm_accept(port.data(), MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-    MPI_Close_port(port.data());
+    const int code =
+        detail::sets::mpi_accept_or_connect(true, port, MPI_INFO_NULL, MPI_COMM_SELF, &inter);
+    detail::sets::mpi_close_port(port);
     if (code == MPI_SUCCESS) add_link(inter);
   }
 

@@ -17,6 +17,10 @@
 // rank leaves a call's barrier before every rank has finished the call before.) Which tag
 // is next is an attribute of the context's communicator (MPI_Comm_set_attr), so every view
 // of it agrees; a duplicate starts afresh.
+// Messages are found by matched probes (MPI_Improbe, MPI_Mrecv) where the MPI provides them,
+// otherwise (SimGrid's SMPI links both but does not implement them) by MPI_Iprobe and an
+// MPI_Recv from the probed source: the same message, as only this call receives on its
+// context and tag, and messages from one source do not overtake each other.
 #pragma once
 
 #include <mpi.h>
@@ -40,7 +44,57 @@
 namespace nampi {
 namespace plugins {
 
-// One message that reached this rank, matched (MPI_Improbe) but not yet received: on_message's
+namespace detail_sparse {
+
+// A found message, until its one receive.
+#if defined(NAMPI_HAVE_MPI_IMPROBE) && defined(NAMPI_HAVE_MPI_MRECV)
+class found_message {
+ public:
+  static constexpr const char* receive_name = "MPI_Mrecv";
+  // Looks for a message of `tag` on `comm`; true where it found one, which this then holds.
+  bool probe(MPI_Comm comm, int tag, MPI_Status& status) {
+    int found = 0;
+    detail::call_mpi("MPI_Improbe", MPI_Improbe, MPI_ANY_SOURCE, tag, comm, &found, &message_,
+                     &status);
+    return found != 0;
+  }
+  bool received() const noexcept { return message_ == MPI_MESSAGE_NULL; }
+  int receive(void* data, int count, MPI_Datatype type) {
+    return MPI_Mrecv(data, count, type, &message_, MPI_STATUS_IGNORE);
+  }
+
+ private:
+  MPI_Message message_ = MPI_MESSAGE_NULL;
+};
+#else
+class found_message {
+ public:
+  static constexpr const char* receive_name = "MPI_Recv";
+  bool probe(MPI_Comm comm, int tag, MPI_Status& status) {
+    int found = 0;
+    detail::call_mpi("MPI_Iprobe", MPI_Iprobe, MPI_ANY_SOURCE, tag, comm, &found, &status);
+    if (found == 0) return false;
+    comm_ = comm;
+    tag_ = tag;
+    source_ = status.MPI_SOURCE;
+    return true;
+  }
+  bool received() const noexcept { return comm_ == MPI_COMM_NULL; }
+  int receive(void* data, int count, MPI_Datatype type) {
+    const MPI_Comm comm = std::exchange(comm_, MPI_COMM_NULL);
+    return MPI_Recv(data, count, type, source_, tag_, comm, MPI_STATUS_IGNORE);
+  }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int tag_ = 0;
+  int source_ = MPI_PROC_NULL;
+};
+#endif
+
+}  // namespace detail_sparse
+
+// One message that reached this rank, probed but not yet received: on_message's
 // argument. T: the element type of the messages the call sends. recv() receives it once; a
 // message the callback does not receive is received and dropped after it returns.
 // If the callback throws, the exception leaves the call once this rank's own sends have
@@ -50,7 +104,7 @@ namespace plugins {
 template <typename T>
 class probed_message {
  public:
-  probed_message(MPI_Message message, const MPI_Status& status) noexcept
+  probed_message(const detail_sparse::found_message& message, const MPI_Status& status) noexcept
       : message_(message), status_(status) {}
   probed_message(const probed_message&) = delete;
   probed_message& operator=(const probed_message&) = delete;
@@ -59,8 +113,7 @@ class probed_message {
   ~probed_message() {
     if (received()) return;
     std::vector<T> scratch(static_cast<std::size_t>(std::max(elements<T>(), 0)));
-    MPI_Mrecv(scratch.data(), static_cast<int>(scratch.size()), mpi_datatype<T>(), &message_,
-              MPI_STATUS_IGNORE);
+    message_.receive(scratch.data(), static_cast<int>(scratch.size()), mpi_datatype<T>());
   }
 
   // The sender's rank in the communicator.
@@ -75,11 +128,11 @@ class probed_message {
                 source());
     return static_cast<std::size_t>(n);
   }
-  bool received() const noexcept { return message_ == MPI_MESSAGE_NULL; }
+  bool received() const noexcept { return message_.received(); }
 
   // The message's data as a new vector. The receives are const, as a callback taking
   // `const auto& m` may call them: receiving changes only the handle (mutable), which MPI
-  // sets to MPI_MESSAGE_NULL; a second receive throws.
+  // marks received; a second receive throws.
   template <typename U = T>
   std::vector<U> recv() const {
     std::vector<U> data(count<U>());
@@ -112,13 +165,15 @@ class probed_message {
   void receive(U* data, std::size_t n) const {
     NAMPI_CHECK(!received(), "alltoallv_sparse: the message from rank %d was received already",
                 source());
-    detail::call_mpi("MPI_Mrecv", MPI_Mrecv, static_cast<void*>(data),
-                     detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
-                     mpi_datatype<U>(), &message_, MPI_STATUS_IGNORE);
+    detail::check_mpi_code(
+        detail_sparse::found_message::receive_name,
+        message_.receive(static_cast<void*>(data),
+                         detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
+                         mpi_datatype<U>()));
   }
 
   // MPI_Get_count in elements of U (MPI_UNDEFINED: not a whole number of them). The status is
-  // one MPI_Improbe filled, so it cannot fail (and the destructor may not throw).
+  // one probe filled, so it cannot fail (and the destructor may not throw).
   template <typename U>
   int elements() const noexcept {
     int n = MPI_UNDEFINED;
@@ -126,7 +181,7 @@ class probed_message {
     return n;
   }
 
-  mutable MPI_Message message_;
+  mutable detail_sparse::found_message message_;
   MPI_Status status_;
 };
 
@@ -189,13 +244,10 @@ void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliv
   // calls do), so that a rank it waits for can run where ranks share cores.
   unsigned idle = 0;
   for (;;) {
-    int found = 0;
-    MPI_Message handle = MPI_MESSAGE_NULL;
+    detail_sparse::found_message found;
     MPI_Status status;
-    detail::call_mpi("MPI_Improbe", MPI_Improbe, MPI_ANY_SOURCE, tag, comm, &found, &handle,
-                     &status);
-    if (found != 0) {
-      probed_message<T> message(handle, status);  // one the callback leaves is dropped
+    if (found.probe(comm, tag, status)) {
+      probed_message<T> message(found, status);  // one the callback leaves is dropped
       deliver(message);
       continue;  // more may be waiting
     }
