@@ -1,6 +1,6 @@
 # cmake -DNM=<nm> -DFILES=<program;...> -P no_gnu_unique.cmake: fails where a program defines
 # a GNU unique symbol (nm type "u"): SMPI's copies of the program would share it between all
-# simulated ranks (cmake/nampi_smpi.cmake; nampi::nampi adds -fno-gnu-unique for SMPI).
+# simulated ranks (runtime/cmake/nampiSmpi.cmake; nampi::nampi adds -fno-gnu-unique for SMPI).
 foreach(file IN LISTS FILES)
   execute_process(COMMAND "${NM}" -C "${file}" OUTPUT_VARIABLE symbols RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
