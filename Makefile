@@ -204,62 +204,52 @@ $(ROOT)/.deps/cereal/usr/include/cereal/cereal.hpp:
 	@touch $@
 	@echo "cereal: $(CEREAL_INCLUDE_DIR)"
 
-# Debian's Open MPI 4.1 and MPICH 4.0 (MPI=debian-openmpi, MPI=debian-mpich) are
-# system packages: installed here only when asked, as root, and only if missing.
-setup-debian-mpi:
-	@if $(MAKE) --no-print-directory -s check-debian-mpi >/dev/null 2>&1; then \
-		echo "Debian MPIs: already installed ($(DEBIAN_MPI_PACKAGES))"; \
+# System packages from Debian, installed only when asked, as root, and only if missing:
+# $(call debian_setup,<packages>,<what>,<check target>,<this target>) and
+# $(call debian_check,<packages>,<tools>,<what>,<setup target>).
+define debian_setup
+	@if $(MAKE) --no-print-directory -s $(3) >/dev/null 2>&1; then \
+		echo "$(2): already installed ($(1))"; \
 	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEBIAN_MPI_PACKAGES) >/dev/null \
-		&& $(MAKE) --no-print-directory check-debian-mpi \
-		&& echo "Debian MPIs: installed $(DEBIAN_MPI_PACKAGES)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null \
+		&& $(MAKE) --no-print-directory $(3) \
+		&& echo "$(2): installed $(1)"; \
 	else \
-		echo "error: Debian's MPIs are missing; run as root: apt-get install $(DEBIAN_MPI_PACKAGES)" >&2; \
-		echo "       (or: sudo make setup-debian-mpi)" >&2; \
+		echo "error: $(2) missing; run as root: apt-get install $(1)" >&2; \
+		echo "       (or: sudo make $(4))" >&2; \
 		exit 1; \
 	fi
-
-check-debian-mpi:
+endef
+define debian_check
 	@missing=""; \
-	for p in $(DEBIAN_MPI_PACKAGES); do \
+	for p in $(1); do \
 		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
 	done; \
-	for f in $(DEBIAN_MPI_TOOLS); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
+	for f in $(2); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
-		echo "error: Debian's MPIs are not installed, missing:$$missing" >&2; \
-		echo "       run 'make setup-debian-mpi' as root (it runs: apt-get install $(DEBIAN_MPI_PACKAGES))" >&2; \
+		echo "error: $(3) not installed, missing:$$missing" >&2; \
+		echo "       run 'make $(4)' as root (it runs: apt-get install $(1))" >&2; \
 		exit 1; \
 	fi
+endef
+
+# Debian's Open MPI 4.1 and MPICH 4.0 (MPI=debian-openmpi, MPI=debian-mpich).
+setup-debian-mpi:
+	$(call debian_setup,$(DEBIAN_MPI_PACKAGES),Debian's MPIs,check-debian-mpi,setup-debian-mpi)
+
+check-debian-mpi:
+	$(call debian_check,$(DEBIAN_MPI_PACKAGES),$(DEBIAN_MPI_TOOLS),Debian's MPIs,setup-debian-mpi)
 
 # SimGrid's SMPI (MPI=smpi): Debian's libsimgrid-dev (smpicc, smpicxx, smpirun; it provides
-# the simgrid package too), installed here only when asked, as root, and only if missing.
+# the simgrid package too).
 SMPI_PACKAGES := libsimgrid-dev
 SMPI_TOOLS := /usr/bin/smpicc /usr/bin/smpicxx /usr/bin/smpirun
 
 setup-smpi:
-	@if $(MAKE) --no-print-directory -s check-smpi >/dev/null 2>&1; then \
-		echo "SMPI: already installed ($(SMPI_PACKAGES))"; \
-	elif [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SMPI_PACKAGES) >/dev/null \
-		&& $(MAKE) --no-print-directory check-smpi \
-		&& echo "SMPI: installed $(SMPI_PACKAGES)"; \
-	else \
-		echo "error: SimGrid's SMPI is missing; run as root: apt-get install $(SMPI_PACKAGES)" >&2; \
-		echo "       (or: sudo make setup-smpi)" >&2; \
-		exit 1; \
-	fi
+	$(call debian_setup,$(SMPI_PACKAGES),SimGrid's SMPI,check-smpi,setup-smpi)
 
 check-smpi:
-	@missing=""; \
-	for p in $(SMPI_PACKAGES); do \
-		[ "$$(dpkg-query -W -f='$${db:Status-Status}' $$p 2>/dev/null)" = installed ] || missing="$$missing $$p"; \
-	done; \
-	for f in $(SMPI_TOOLS); do [ -x "$$f" ] || missing="$$missing $$f"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "error: SimGrid's SMPI is not installed, missing:$$missing" >&2; \
-		echo "       run 'make setup-smpi' as root (it runs: apt-get install $(SMPI_PACKAGES))" >&2; \
-		exit 1; \
-	fi
+	$(call debian_check,$(SMPI_PACKAGES),$(SMPI_TOOLS),SimGrid's SMPI,setup-smpi)
 
 # ---------------------------------------------------------------- generator
 
