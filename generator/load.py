@@ -357,10 +357,7 @@ def _load_form(
     if element is None and any(p.param.to_mpi == "op" for p in params):
         raise SpecError(where, f"{context}: a call with an op needs 'element' (the type the op combines)")
     mpi_params = tuple(mpi_function.params) if mpi_function is not None else ()
-    nonconst = frozenset(
-        name for impl in (mpi_function.implementations if mpi_function is not None else ())
-        for name, c_type in impl.c_types if not c_type.startswith("const ")
-    )
+    nonconst = mpi_function.nonconst_params if mpi_function is not None else frozenset()
     return Form(
         kind, params, rule_order, args, primary, element, element_template, test, where, either, all_or_none,
         mpi_params=mpi_params, not_given=not_given, mpi_nonconst=nonconst,

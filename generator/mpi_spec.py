@@ -130,6 +130,13 @@ class MpiFunction:
     local: bool = False
 
     @property
+    def nonconst_params(self) -> frozenset[str]:
+        """Parameters some implementation's mpi.h declares without the standard's const
+        (`implementations:`): their arguments lose const at the call."""
+        return frozenset(name for impl in self.implementations for name, c_type in impl.c_types
+                         if not c_type.startswith("const "))
+
+    @property
     def is_callback(self) -> bool:
         """A callback typedef or a predefined function: a type, not a function to call."""
         return self.callback or self.implements is not None

@@ -108,7 +108,7 @@ def map_params(function: MpiFunction, params: tuple[MpiParam, ...], callbacks: C
     max_strings = [p for p in params if p.kind == "STRING" and p.direction == "out" and p.c_type == "char *"
                    and isinstance(p.length, str) and p.length.startswith("MPI_MAX_")]
     consumed_len = string_len.name if string_len is not None and len(max_strings) == 1 else None
-    impl_nonconst = {pname for impl in function.implementations for pname, t in impl.c_types if not t.startswith("const ")}
+    impl_nonconst = function.nonconst_params
 
     def narrowed(p: MpiParam, expr: str) -> str:
         if narrow is None or p.name not in narrow:
