@@ -150,7 +150,7 @@ class datatype {
     return built("MPI_Type_create_darray", MPI_Type_create_darray, size, rank, n, gsizes.data(),
                  distribs.data(), dargs.data(), psizes.data(), order, old.get());
 #else
-    static_assert(sizeof(Unused*) == 0,
+    static_assert(detail::dependent_false<Unused>,
                   "nampi: the installed MPI does not provide MPI_Type_create_darray");
     (void)size, (void)rank, (void)gsizes, (void)distribs, (void)dargs, (void)psizes, (void)old,
         (void)order;

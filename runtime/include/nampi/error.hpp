@@ -259,6 +259,11 @@ inline void call_mpi(const char* name, Function function, Args... args) {
 
 namespace nampi::detail {
 
+// False, but only once its arguments are known: a static_assert on it fires where a template
+// is used, not where it is defined (a call this MPI lacks, a misuse).
+template <typename...>
+inline constexpr bool dependent_false = false;
+
 // Whether sizes the caller gave are checked against the buffers they describe: in every
 // build, unless the program defines NAMPI_TRUST_GIVEN_SIZES (an explicit, visible opt-out:
 // given counts, displacements and datatypes then cost nothing, as in plain MPI, and a wrong

@@ -108,7 +108,7 @@ inline int Communicator::remote_size() const {
 #if defined(NAMPI_HAVE_MPI_COMM_REMOTE_SIZE)
   return mpi::comm_remote_size(mpi::comm(comm_));
 #else
-  static_assert(sizeof(Unused*) == 0,
+  static_assert(detail::dependent_false<Unused>,
                 "nampi: the installed MPI does not provide MPI_Comm_remote_size");
   return 0;
 #endif
@@ -118,7 +118,7 @@ inline group Communicator::remote_group() const {
 #if defined(NAMPI_HAVE_MPI_COMM_REMOTE_GROUP)
   return nampi::group(mpi::comm_remote_group(mpi::comm(comm_)));
 #else
-  static_assert(sizeof(Unused*) == 0,
+  static_assert(detail::dependent_false<Unused>,
                 "nampi: the installed MPI does not provide MPI_Comm_remote_group");
   return nampi::group();
 #endif

@@ -62,9 +62,6 @@ constexpr bool reports_status() {
   }
 }
 
-template <typename T>
-inline constexpr bool dependent_false = false;
-
 // The request of a nonblocking call made with the call context `Ctx` (MPI_Request, or a
 // range communicator's range_request).
 template <typename Ctx>

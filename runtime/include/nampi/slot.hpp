@@ -381,13 +381,6 @@ auto* to_mpi_writable_pointer(Slot& slot) {
   return const_cast<E*>(slot.data());
 }
 
-// An argument MPI only reads, for an mpi.h that declares it without the standard's const
-// (SimGrid's SMPI: MPI_Compare_and_swap's compare_addr; spec/mpi `implementations:`).
-template <typename T>
-T* without_const(const T* data) noexcept {
-  return const_cast<T*>(data);
-}
-
 // The same, never null for a buffer (see non_null).
 template <typename Slot>
 auto* to_mpi_non_null_pointer(Slot& slot) {
@@ -395,6 +388,13 @@ auto* to_mpi_non_null_pointer(Slot& slot) {
     return non_null(slot.data());
   else
     return slot.data();
+}
+
+// An argument MPI only reads, for an mpi.h that declares it without the standard's const
+// (SimGrid's SMPI: MPI_Compare_and_swap's compare_addr; spec/mpi `implementations:`).
+template <typename T>
+T* without_const(const T* data) noexcept {
+  return const_cast<T*>(data);
 }
 
 // A handle wrapper (nampi::datatype, the typed layer's handles) as its C

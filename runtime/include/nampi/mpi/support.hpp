@@ -39,11 +39,6 @@ namespace detail {
 inline constexpr const char* without_c = "the function without _c that this MPI offers instead";
 inline constexpr const char* length_argument = "the C function's length argument";
 
-// False, but only once a call's arguments are known: the stand-in of a function the MPI lacks
-// (NAMPI_MPI_UNPROVIDED below) static_asserts it, so only a use of it is an error.
-template <typename... Args>
-inline constexpr bool unprovided = false;
-
 // Every element of `values` narrowed to To (arrays of counts or displacements).
 template <typename To, typename From>
 std::vector<To> narrow_each(const char* function, const char* parameter,
@@ -118,7 +113,7 @@ inline MPI_Status* statuses(std::span<MPI_Status> out) noexcept {
 #define NAMPI_MPI_UNPROVIDED(name, c_functions)                                       \
   template <typename... Args>                                                         \
   void name(Args&&...) {                                                              \
-    static_assert(::nampi::mpi::detail::unprovided<Args...>,                          \
+    static_assert(::nampi::detail::dependent_false<Args...>,                          \
                   "nampi: mpi::" #name                                                \
                   ": the MPI nampi was configured with does not provide " c_functions \
                   " (nampi/config.h lists what it lacks)");                           \

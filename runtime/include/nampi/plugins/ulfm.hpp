@@ -54,10 +54,6 @@
 namespace nampi {
 namespace detail::ulfm {
 
-// False, but only once Comm is known: a static_assert on it fires where the plugin is used.
-template <typename Comm>
-inline constexpr bool never = false;
-
 // An MPI function with its name (for the error an exception carries).
 template <typename F>
 struct function {
@@ -155,7 +151,7 @@ namespace plugins {
 
 template <typename Comm>
 class ulfm_members {
-  static_assert(!nampi::errors_are_fatal || detail::ulfm::never<Comm>,
+  static_assert(!nampi::errors_are_fatal || detail::dependent_false<Comm>,
                 "nampi: the ulfm plugin needs MPI errors returned (NAMPI_ERRORS_ARE_FATAL is set: "
                 "a process failure would abort the job)");
 
@@ -174,7 +170,7 @@ class ulfm_members {
     detail::call_mpi(detail::ulfm::is_revoked.name, detail::ulfm::is_revoked.call, comm(), &flag);
     return flag != 0;
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: is_revoked() needs MPI_Comm_is_revoked or MPIX_Comm_is_revoked, "
                   "which this MPI lacks");
     return false;
@@ -202,7 +198,7 @@ class ulfm_members {
                      &state->request);
     return ulfm_pending<detail::ulfm::shrink_state>(std::move(state));
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: ishrink() needs MPI_Comm_ishrink or MPIX_Comm_ishrink, which this "
                   "MPI lacks");
     return ulfm_pending<detail::ulfm::shrink_state>(nullptr);
@@ -227,7 +223,7 @@ class ulfm_members {
                      &state->request);
     return ulfm_pending<detail::ulfm::agree_state>(std::move(state));
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: iagree() needs MPI_Comm_iagree or MPIX_Comm_iagree, which this "
                   "MPI lacks");
     (void)flag;
@@ -244,7 +240,7 @@ class ulfm_members {
 #elif defined(NAMPI_ULFM_HAS_ACK_FAILED) && defined(NAMPI_ULFM_HAS_GET_FAILED)
     ack_failed(get_failed().size());
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: failure_ack() needs MPIX_Comm_failure_ack or "
                   "MPI_Comm_ack_failed, which this MPI lacks");
 #endif
@@ -265,7 +261,7 @@ class ulfm_members {
     for (int i = 0; i < acked; ++i) ranks[static_cast<std::size_t>(i)] = i;
     return failed.incl(ranks);
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: failure_get_acked() needs MPIX_Comm_failure_get_acked or "
                   "MPI_Comm_get_failed and MPI_Comm_ack_failed, which this MPI lacks");
     return group();
@@ -279,7 +275,7 @@ class ulfm_members {
     detail::call_mpi(detail::ulfm::get_failed.name, detail::ulfm::get_failed.call, comm(), &failed);
     return group(failed);
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: get_failed() needs MPI_Comm_get_failed or MPIX_Comm_get_failed, "
                   "which this MPI lacks");
     return group();
@@ -295,7 +291,7 @@ class ulfm_members {
                      &acked);
     return acked;
 #else
-    static_assert(detail::ulfm::never<Comm>,
+    static_assert(detail::dependent_false<Comm>,
                   "nampi: ulfm: ack_failed() needs MPI_Comm_ack_failed or MPIX_Comm_ack_failed, "
                   "which this MPI lacks");
     (void)count;
@@ -321,12 +317,12 @@ struct failed_pending {
 template <typename Comm>
 class ulfm_members {
 #ifdef NAMPI_ULFM_FAILED_RUN_CHECK
-  static_assert(detail::ulfm::never<Comm>,
+  static_assert(detail::dependent_false<Comm>,
                 "nampi: the ulfm plugin needs an MPI whose ULFM works; this one declares "
                 "shrink, revoke and agree, but they failed nampi's configure-time run check "
                 "(MPICH 5's ch4 device aborts in them; see nampi/config.h)");
 #else
-  static_assert(detail::ulfm::never<Comm>,
+  static_assert(detail::dependent_false<Comm>,
                 "nampi: the ulfm plugin needs an MPI with ULFM (MPI_Comm_shrink or "
                 "MPIX_Comm_shrink); this one lacks it");
 #endif
