@@ -15,6 +15,8 @@
 #   make format                 clang-format runtime/, tests/, bench/ in place
 #   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
 #   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
+#   make docs                   the documentation site in build/docs/site (MkDocs, strict, offline)
+#   make test-docs              the site in headless Chromium (make setup-docs installs it as root)
 #   make setup                  only create .venv, .venv-openmpi and fetch doctest and cereal (idempotent)
 #   make clean                  remove build/ (make distclean also removes venvs and .deps/)
 #
@@ -139,12 +141,12 @@ CPP_FORMAT_DIRS := runtime tests bench
 
 .PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
-        test-sanitize test-smpi
+        test-sanitize test-smpi docs setup-docs check-docs-browser test-docs
 
 all: test
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,21p' Makefile
 
 # ---------------------------------------------------------------- setup
 
@@ -250,6 +252,34 @@ setup-smpi:
 
 check-smpi:
 	$(call debian_check,$(SMPI_PACKAGES),$(SMPI_TOOLS),SimGrid's SMPI,setup-smpi)
+
+# ---------------------------------------------------------------- documentation site
+
+# MkDocs with Material and Selenium, pinned in docs/requirements.txt, in .venv beside the
+# generator's packages; the browser test drives Debian's chromium through its chromedriver.
+DOCS_STAMP := $(VENV)/.nampi-docs-requirements.stamp
+DOCS_PACKAGES := chromium chromium-driver
+DOCS_TOOLS := /usr/bin/chromium /usr/bin/chromedriver
+
+$(DOCS_STAMP): docs/requirements.txt $(VENV_STAMP)
+	$(VENV_PY) -m pip install --quiet --disable-pip-version-check -r docs/requirements.txt
+	@touch $@
+
+# build/docs/site from README.md, docs/, generated/docs/ and the bench figures: offline, strict
+# (a warning or a broken link fails it).
+docs: $(DOCS_STAMP) generate
+	$(VENV_PY) docs/build_site.py
+
+setup-docs:
+	$(call debian_setup,$(DOCS_PACKAGES),Chromium for the site's browser test,check-docs-browser,setup-docs)
+
+check-docs-browser:
+	$(call debian_check,$(DOCS_PACKAGES),$(DOCS_TOOLS),Chromium for the site's browser test,setup-docs)
+
+# The built site in headless Chromium: pages render (screenshots in build/docs/screenshots),
+# search works, every internal link resolves, a phone's width is usable.
+test-docs: docs check-docs-browser
+	$(VENV_PY) -m pytest -q -p no:cacheprovider tests/docs
 
 # ---------------------------------------------------------------- generator
 

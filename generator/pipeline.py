@@ -6,6 +6,7 @@ from pathlib import Path
 
 from . import calltests, cpp, misuse
 from . import availability
+from .call_index import render_call_index
 from .coverage import render_coverage
 from .factories import factories
 from .backends import backends_view, lacking_check, load_backends, provided_bindings, tag_checks
@@ -92,7 +93,8 @@ def render_all(root: Path) -> dict[str, str]:
     out["include/nampi/generated/keep_plugins.hpp"] = env.get_template("keep_plugins.hpp.j2").render(
         calls=[{"name": b.name, "member": b.member, "source": b.source} for b in sorted(creating, key=lambda b: b.member)]
     )
-    for plugin in load_plugins(root, spec.parameters, {b.name for b in spec.bindings}):
+    plugins = load_plugins(root, spec.parameters, {b.name for b in spec.bindings})
+    for plugin in plugins:
         out[f"include/nampi/generated/plugins/{plugin.name}.hpp"] = env.get_template("plugin.hpp.j2").render(
             p=plugin_view(plugin)
         )
@@ -125,6 +127,7 @@ def render_all(root: Path) -> dict[str, str]:
                     out[f"tests/compile_fail/{case['file']}.cpp"] = env.get_template("misuse_compile_fail.cpp.j2").render(**case)
     for binding in spec.bindings:
         out[f"docs/{binding.name}.md"] = env.get_template("call_doc.md.j2").render(**calltests.doc_view(binding))
+    out.update(render_call_index(env, spec.bindings, plugins))
     out.update(render_pmpi(env, mpi_functions))
     typed = typed_plan(mpi_functions, callbacks)  # one model for the headers and the reference pages
     out.update(render_typed(env, typed))
