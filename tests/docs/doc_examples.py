@@ -72,6 +72,8 @@ def parse_directive(text: str, where: str) -> tuple[str | None, int | None, str,
     m = re.match(r'compile-error\s+"(?P<text>[^"]+)"\s*(?P<rest>.*)$', text)
     if m:
         kind, expect, text = "compile-error", m.group("text"), m.group("rest")
+    elif text.startswith("compile-error"):
+        raise DocError(f'{where}: write compile-error "text the compiler must print"')
     for word in text.split():
         if word == "continues":
             continues = True
@@ -86,8 +88,6 @@ def parse_directive(text: str, where: str) -> tuple[str | None, int | None, str,
         else:
             raise DocError(f"{where}: unknown word {word!r} in an example directive "
                            f"(known: {', '.join(sorted(KINDS))}, ranks N)")
-    if text.strip().startswith("compile-error"):
-        raise DocError(f'{where}: write compile-error "text the compiler must print"')
     return kind, ranks, expect, continues
 
 
