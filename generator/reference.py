@@ -173,7 +173,7 @@ def _notes(function: MpiFunction) -> tuple[str, ...]:
 
 
 def _entry(function: MpiFunction, wrappers: list[Wrapper], skipped: Skipped | None,
-           bindings: list[str], records: list[Availability]) -> Entry:
+           bindings: list[str], records: list[Availability], written: dict[str, str]) -> Entry:
     twin = function.twin()
     names = list(dict.fromkeys(w.name for w in wrappers))
     return Entry(
@@ -186,15 +186,17 @@ def _entry(function: MpiFunction, wrappers: list[Wrapper], skipped: Skipped | No
         overloads=tuple(_overload(w) for w in wrappers),
         no_wrapper=skipped.reason if skipped else None,
         available=tuple(_available(function, r) for r in records),
-        bindings=", ".join(f"[`comm.{b}(...)`](../{b}.md)" for b in sorted(bindings)),
+        bindings=", ".join(f"[`{written.get(b, 'comm.' + b)}(...)`](../{b}.md)" for b in sorted(bindings)),
         notes=_notes(function),
     )
 
 
 def reference_pages(functions: dict[str, MpiFunction], typed: tuple[dict[str, list[Wrapper]], list[Skipped]],
-                    bindings: dict[str, str], records: list[Availability] = ()) -> list[Page]:
+                    bindings: dict[str, str], records: list[Availability] = (),
+                    written: dict[str, str] | None = None) -> list[Page]:
     """One page per chapter, sorted by chapter; `typed` is typed.typed_plan's result, `bindings`
-    maps each named-parameter call to its MPI function."""
+    maps each named-parameter call to its MPI function, `written` to how a user writes it
+    (`win.put`, `file.sync`; `comm.<name>` where not given)."""
     chapters, skipped = typed
     base_of = {}
     for f in functions.values():
@@ -215,7 +217,8 @@ def reference_pages(functions: dict[str, MpiFunction], typed: tuple[dict[str, li
     pages = []
     for chapter in sorted(by_chapter):
         members = sorted(by_chapter[chapter], key=lambda f: f.name)
-        entries = tuple(_entry(f, wrappers.get(f.name, []), skipped_by_name.get(f.name), calls.get(f.name, []), records)
+        entries = tuple(_entry(f, wrappers.get(f.name, []), skipped_by_name.get(f.name), calls.get(f.name, []), records,
+                               written or {})
                         for f in members)
         pages.append(Page(chapter, CHAPTERS.get(chapter, chapter), f"{chapter}.md", HEADER.format(chapter=chapter),
                           entries, sum(1 for f in members if f.large_count)))
@@ -237,9 +240,9 @@ SOURCES = "spec/mpi/*.yaml, spec/mpi/availability/*.txt, spec/bindings/*.yaml"
 
 def render_reference(env: jinja2.Environment, functions: dict[str, MpiFunction],
                      typed: tuple[dict[str, list[Wrapper]], list[Skipped]], bindings: dict[str, str],
-                     records: list[Availability] = ()) -> dict[str, str]:
+                     records: list[Availability] = (), written: dict[str, str] | None = None) -> dict[str, str]:
     """{path relative to generated/: text}: the chapter pages and the index."""
-    pages = reference_pages(functions, typed, bindings, records)
+    pages = reference_pages(functions, typed, bindings, records, written)
     mpis = [r.label for r in records]
     out = {}
     for page in pages:

@@ -201,6 +201,14 @@ def test_typed_declarations_are_the_headers(inputs):
     assert "[`comm.bcast(...)`](../bcast.md), [`comm.bcast_single(...)`](../bcast_single.md)" in collectives
 
 
+def test_calls_are_written_as_a_user_writes_them():
+    """A window's and a file's calls are their members, not the communicator's."""
+    reference = ROOT / "generated" / "docs" / "reference"
+    assert "[`win.put(...)`](../put.md)" in (reference / "rma.md").read_text(encoding="utf-8")
+    assert "[`file.sync(...)`](../file_sync.md)" in (reference / "io.md").read_text(encoding="utf-8")
+    assert "[`comm.bcast(...)`](../bcast.md)" in (reference / "collectives.md").read_text(encoding="utf-8")
+
+
 def test_committed_pages_are_linked():
     docs = ROOT / "generated" / "docs"
     index = (docs / "reference" / "README.md").read_text(encoding="utf-8")
