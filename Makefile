@@ -324,7 +324,7 @@ spec-check: $(VENV_STAMP)
 # tests/generator is still empty.
 # -n: pytest-xdist runs the tests in $(JOBS) processes (each test uses its own temp copy).
 pytest: $(VENV_STAMP)
-	@rc=0; $(VENV_PY) -m pytest -q -n $(JOBS) tests/generator tests/docs/test_doc_examples.py || rc=$$?; \
+	@rc=0; $(VENV_PY) -m pytest -q -n $(JOBS) tests/generator tests/docs/test_doc_examples.py tests/docs/test_paths.py || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no generator tests collected"; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
