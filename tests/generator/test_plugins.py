@@ -58,7 +58,7 @@ def test_plugin_schema_error_names_the_line(root: Path, capsys):
 
 
 def test_a_new_plugin_changes_no_core_file(root: Path, capsys):
-    """Provenance: adding a plugin writes its own header and nothing else."""
+    """Provenance: adding a plugin writes its own header and page, and the call index lists it."""
     before = tree_hashes(root / "generated")
     (root / "spec/plugins/hello.yaml").write_text(
         "doc: A test plugin.\n"
@@ -73,7 +73,7 @@ def test_a_new_plugin_changes_no_core_file(root: Path, capsys):
     assert code == 0, err
     after = tree_hashes(root / "generated")
     changed = {p for p in after if before.get(p) != after[p]}
-    assert changed == {"include/nampi/generated/plugins/hello.hpp", "docs/plugins/hello.md"}
+    assert changed == {"include/nampi/generated/plugins/hello.hpp", "docs/plugins/hello.md", "docs/calls.md"}
     page = (root / "generated/docs/plugins/hello.md").read_text()
     assert "## `say_hello(...)`" in page
     assert "| `greeting_text` | `greeting_text()` | What to say. | required |" in page
@@ -100,6 +100,7 @@ def test_plugin_member_named_like_a_core_call(root: Path, capsys):
     assert {p for p in after if before.get(p) != after[p]} == {
         "include/nampi/generated/plugins/hello.hpp",
         "docs/plugins/hello.md",
+        "docs/calls.md",
     }
     assert "## `bcast(...)` of the hello communicator" in (root / "generated/docs/plugins/hello.md").read_text()
     header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
