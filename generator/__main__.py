@@ -23,7 +23,8 @@ def build(root: Path) -> dict[str, str]:
     return stamp(format_cpp(render_all(root), root))
 
 
-def import_standard(root: Path, versions_file: Path | None, force: bool) -> int:
+def import_standard(root: Path, versions_file: Path | None, force: bool, apis: Path | None = None) -> int:
+    from .forum import ForumData
     from .import_mpi import import_standard as run, read_list
 
     versions = {}
@@ -31,7 +32,7 @@ def import_standard(root: Path, versions_file: Path | None, force: bool) -> int:
         if version is None:
             raise SpecError(None, f"{versions_file}: {name}: no version given")
         versions[name] = version
-    changed = run(root / "spec", versions, force=force)
+    changed = run(root / "spec", versions, force=force, forum=ForumData(apis))
     for path, text in sorted(changed.items()):
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path.relative_to(root).as_posix()}")
@@ -76,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="output directory (default: <root>/generated)")
     parser.add_argument("--versions", type=Path, help="import-standard: file of `MPI_Name introduced` lines for new entries")
     parser.add_argument("--force", action="store_true", help="import-standard: overwrite unlisted differences from apis.json")
+    parser.add_argument("--apis", type=Path, help="import-standard, spec-check: the MPI Forum's apis.json to read "
+                                                  "(default: the one pympistandard bundles)")
     parser.add_argument("--mpi", help="availability: record name (mpich, openmpi, debian-openmpi, debian-mpich)")
     parser.add_argument("--label", help="availability: the MPI's name and version for the coverage table")
     parser.add_argument("--config", type=Path, help="availability: nampi/config.h of a configured build")
@@ -85,15 +88,16 @@ def main(argv: list[str] | None = None) -> int:
     out_dir = args.out or root / "generated"
     try:
         if args.command == "spec-check":
+            from .forum import ForumData
             from .spec_check import check
 
-            report = check(root / "spec", root)
+            report = check(root / "spec", root, forum=ForumData(args.apis))
             for p in report.problems:
                 print(p, file=sys.stderr)
             print(report.summary())
             return 1 if report.problems else 0
         if args.command == "import-standard":
-            return import_standard(root, args.versions, args.force)
+            return import_standard(root, args.versions, args.force, args.apis)
         if args.command == "availability":
             if not (args.mpi and args.label and args.config):
                 parser.error("availability needs --mpi, --label and --config")

@@ -17,16 +17,46 @@ from .yamlload import where_of
 NO_CONVERTER = {"fields"}
 
 
+# What the scan of the runtime's headers needs to see: comments, string and character literals and
+# preprocessor lines hide braces and names; what is left is namespaces, braces and `name(`.
+HIDDEN = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#(?:[^\n]*\\\n)*[^\n]*',
+                    re.DOTALL | re.MULTILINE)
+TOKEN = re.compile(r"\bnamespace\s+([A-Za-z_][\w:]*)?\s*\{|([{}])|\b([A-Za-z_]\w*)\s*\(")
+
+
 @cache
 def runtime_text(root: Path) -> str:
     folder = root / "runtime" / "include" / "nampi"
     return "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*.hpp")))
 
 
+@cache
+def namespace_functions(root: Path) -> dict[str, frozenset[str]]:
+    """Per namespace of runtime/include/nampi/ (`nampi::detail`), the names declared or defined
+    at its scope followed by `(`: its free functions (members of a class and names inside a
+    function body are not at namespace scope)."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((root / "runtime" / "include" / "nampi").rglob("*.hpp")):
+        text = HIDDEN.sub(" ", path.read_text(encoding="utf-8"))
+        scopes: list[str | None] = []  # a namespace's name ("" if anonymous), None for any other brace
+        for m in TOKEN.finditer(text):
+            if m.group(0).startswith("namespace"):
+                scopes.append(m.group(1) or "")
+            elif m.group(2) == "{":
+                scopes.append(None)
+            elif m.group(2) == "}":
+                if scopes:
+                    scopes.pop()
+            elif None not in scopes:
+                namespace = "::".join(n for n in scopes if n)
+                found.setdefault(namespace, set()).add(m.group(3))
+    return {k: frozenset(v) for k, v in found.items()}
+
+
 def _defines(root: Path, namespace: str, function: str) -> bool:
-    """A function `function(` (any return type, template or not) in `namespace` of the runtime."""
-    text = runtime_text(root)
-    return f"namespace {namespace} {{" in text and re.search(rf"[\w*&>:)]\s+{re.escape(function)}\s*\(", text) is not None
+    """A function `function(` (any return type, template or not) in `namespace` itself (not a
+    namespace inside it, nor one beside it) of the runtime."""
+    return function in namespace_functions(root).get(namespace, frozenset())
 
 
 def check_helpers(root: Path, rules: dict, data: dict) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.resources
 import json
+from pathlib import Path
 import re
 
 from .errors import SpecError
@@ -94,16 +95,21 @@ def _c_type(constant: bool, type_text: str, array: str) -> str:
 
 
 class ForumData:
-    """The Forum's apis.json (bundled with pympistandard), as spec entries."""
+    """The Forum's apis.json, as spec entries: the one bundled with pympistandard, or `apis`
+    (another standard's data file, `import-standard --apis FILE`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, apis: Path | None = None) -> None:
         import pympistandard
 
-        pympistandard.use_api_version(1, force_bundled=True)
+        if apis is not None and not apis.is_file():
+            raise SpecError(None, f"{apis}: no such file (--apis takes the MPI Forum's apis.json)")
+        # The same file for pympistandard's symbols and for the raw attributes read below.
+        pympistandard.use_api_version(1, given_path=str(apis)) if apis else pympistandard.use_api_version(1, force_bundled=True)
         # pympistandard keeps functions, callback typedefs and predefined functions apart.
         self._tables = (pympistandard.PROCEDURES, pympistandard.CALLBACKS, pympistandard.PREDEFINED_FUNCTIONS)
-        resource = importlib.resources.files("pympistandard.data").joinpath("apis.json")
-        raw = json.loads(resource.read_text(encoding="utf-8"))
+        text = apis.read_text(encoding="utf-8") if apis else \
+            importlib.resources.files("pympistandard.data").joinpath("apis.json").read_text(encoding="utf-8")
+        raw = json.loads(text)
         self._raw = {desc["name"]: desc for desc in raw.values() if desc["attributes"]["c_expressible"]}
 
     def _is_function(self, name: str) -> bool:

@@ -200,17 +200,70 @@ def _entry_bindings(name: str, entry, where: Where) -> list[tuple[str, str, Wher
     return out
 
 
-def _variant_args(args: list[str], params: list[FormParam], mpi_function) -> list[str]:
-    """A nonblocking or persistent MPI function takes the blocking one's arguments without the
-    status (MPI_Wait or MPI_Test fills it) and with the request last; a persistent collective
-    also takes an info argument (MPI_INFO_NULL: nampi passes no hints yet)."""
-    status = {p.name for p in params if p.param.to_mpi == "status"}
-    out = [a for a in args if a not in status]
-    if mpi_function is not None:
-        kinds = [p.kind for p in mpi_function.params]
+def _variant_args(args: list[str], params: list[FormParam], mpi_function, blocking_function, where: Where,
+                  context: str) -> list[str]:
+    """The arguments of a nonblocking or persistent MPI function, read from the two signatures in
+    spec/mpi: each of its parameters takes the blocking function's argument of the same name; a
+    parameter the blocking function lacks is the request (nampi's) or an info (MPI_INFO_NULL:
+    nampi passes no hints yet); the status the blocking function has and the variant lacks is
+    filled by MPI_Wait or MPI_Test. A partitioned call has no blocking function: its mpi_args
+    are its own but the info and the request, which go where its signature has them."""
+    if mpi_function is None or blocking_function is None:
+        status = {p.name for p in params if p.param.to_mpi == "status"}
+        out = [a for a in args if a not in status]
+        kinds = [q.kind for q in mpi_function.params] if mpi_function is not None else []
         if "INFO" in kinds:
             out.insert(kinds.index("INFO"), "MPI_INFO_NULL")
-    return out + [REQUEST_ARG]
+        return out + [REQUEST_ARG]
+    by_name = dict(zip((q.name for q in blocking_function.params), args))
+    out = []
+    for q in mpi_function.params:
+        if q.name in by_name:
+            out.append(by_name[q.name])
+        elif q.kind == "REQUEST":
+            out.append(REQUEST_ARG)
+        elif q.kind == "INFO":
+            out.append("MPI_INFO_NULL")
+        else:
+            raise SpecError(where, f"{context}: {mpi_function.name}'s parameter '{q.name}' is not one of "
+                                   f"{blocking_function.name}'s, nor a request or an info: nampi cannot tell its argument")
+    if REQUEST_ARG not in out:
+        raise SpecError(where, f"{context}: {mpi_function.name} returns no request: it is not a nonblocking or persistent form")
+    return out
+
+
+def _check_mpi_args_used(entry, params: list[FormParam], signature, context: str) -> None:
+    """A parameter passed twice must fill two MPI arguments of one kind (a `_single` call's
+    send_type is its receive type too); for arguments of different kinds (the counts as the
+    displacements) it is a mistake. `signature`: the MPI function mpi_args are written for. And
+    each declared parameter is used: by an MPI argument (itself or one of its fields), by a rule
+    of another parameter, or by its role (the in-place marker selects the form, a layout
+    parameter describes another's memory)."""
+    mpi_args = entry["mpi_args"]
+    described = [q for q in signature.params if q.kind not in ("REQUEST", "INFO") or len(signature.params) == len(mpi_args)] \
+        if signature is not None else []  # a partitioned call's mpi_args leave its info and request out
+    kinds = [q.kind for q in described]
+    seen: dict[str, int] = {}
+    for i, arg in enumerate(mpi_args):
+        if arg.startswith("MPI_") or arg.isdigit():
+            continue
+        if arg in seen:
+            first = seen[arg]
+            if len(kinds) != len(mpi_args) or kinds[first] != kinds[i]:
+                what = (f" ({signature.name}'s {described[first].name} and {described[i].name} differ in kind)"
+                        if len(kinds) == len(mpi_args) else "")
+                raise SpecError(where_of(mpi_args, i), f"{context}: '{arg}' is in mpi_args twice, as arguments {first + 1} "
+                                                      f"and {i + 1}{what}: give each its own parameter")
+        else:
+            seen[arg] = i
+    used = {a.partition(".")[0] for a in mpi_args}
+    for p in params:
+        for rule_call in (p.default, p.resize, p.serialized_default):
+            if rule_call is not None:
+                used.update(rule_call.param_args())
+    for p in params:
+        if p.name not in used and not p.param.role:
+            raise SpecError(p.where, f"{context}: parameter '{p.name}' is declared but no MPI argument and no rule uses it")
 
 
 def _constraint(entry, key: str, params: list[FormParam], context: str) -> tuple[str, ...]:
@@ -263,7 +316,8 @@ def _check_topology(test: dict | None, test_where: Where, rule_order, context: s
 
 
 def _load_form(
-    kind, entry, parameters, rules, mpi_function, context, test, variant="blocking", test_where=None, fallback_test=None
+    kind, entry, parameters, rules, mpi_function, context, test, variant="blocking", test_where=None, fallback_test=None,
+    blocking_function=None, variant_where=None,
 ) -> Form:
     """One form of a binding; `fallback_test` is the test an in-place form without its own uses."""
     where = entry.where
@@ -321,6 +375,7 @@ def _load_form(
     rule_order = order_rules(params, where, context, either)
     _check_topology(test if test is not None else fallback_test, test_where or where, rule_order, context)
     by_name = {p.name: p for p in params}
+    _check_mpi_args_used(entry, params, blocking_function or mpi_function, context)
     args = []
     for i, arg in enumerate(entry["mpi_args"]):
         owner, _, field = arg.partition(".")
@@ -341,7 +396,7 @@ def _load_form(
         if p.resize is not None and "in" in p.param.factories and p.name not in written:
             raise SpecError(p.where, f"{context}.{p.name}: only buffers the call writes can have a resize rule")
     if variant != "blocking":
-        args = _variant_args(args, params, mpi_function)
+        args = _variant_args(args, params, mpi_function, blocking_function, variant_where or where, context)
     if mpi_function is not None and len(args) != len(mpi_function.params):
         raise SpecError(
             entry["mpi_args"].where,
@@ -373,8 +428,10 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
     if mpi_functions and mpi not in mpi_functions:
         raise SpecError(where_of(entry, key), f"{name}: '{mpi}' is not in spec/mpi/")
     fn = mpi_functions.get(mpi) if mpi_functions else None
+    blocking_fn = mpi_functions.get(entry["mpi"]) if mpi_functions and variant != "blocking" and "mpi" in entry else None
     regular = _load_form(
-        "regular", entry, parameters, rules, fn, name, entry["test"], variant, where_of(entry, "test")
+        "regular", entry, parameters, rules, fn, name, entry["test"], variant, where_of(entry, "test"),
+        blocking_function=blocking_fn, variant_where=where_of(entry, key),
     )
     in_place, trigger = None, None
     if "in_place" in entry:
@@ -382,6 +439,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         in_place = _load_form(
             "in_place", ip, parameters, rules, fn, f"{name}.in_place", ip.get("test"), variant,
             where_of(ip, "test") if "test" in ip else where_of(entry, "test"), entry["test"],
+            blocking_function=blocking_fn, variant_where=where_of(entry, key),
         )
         trigger = in_place_trigger(parameters)
         if trigger is None:

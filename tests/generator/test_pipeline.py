@@ -1001,3 +1001,29 @@ def test_misuse_cases_give_counts_and_displacements_one_past_the_send_buffer(spe
     # Not where some ranks receive into the buffer (bcast sizes it there), nor where a peer in
     # plain MPI would wait for a rank that threw (send's fixture).
     assert cases("bcast") == [] and cases("send") == []
+
+
+def test_rule_helper_in_another_namespace(root: Path, capsys):
+    # nampi::detail exists and nampi::infer defines exclusive_scan: neither is the helper named.
+    path = root / RULES
+    line = rule_line(path.read_text(), "exclusive_scan", r"^\s+helper: ")
+    edit_line(path, line, "nampi::infer::exclusive_scan", "nampi::detail::exclusive_scan")
+    assert_spec_error(root, capsys, RULES, line, "exclusive_scan: helper 'nampi::detail::exclusive_scan'",
+                      "is not defined in runtime/include/nampi/")
+
+
+def test_a_name_twice_in_mpi_args_for_arguments_of_different_kinds(root: Path, capsys):
+    # The counts passed as the displacements too.
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^\s+mpi_args: ")
+    edit_line(path, line, "recv_counts, recv_displs,", "recv_counts, recv_counts,")
+    assert_spec_error(root, capsys, COLLECTIVES, line, "allgatherv: 'recv_counts' is in mpi_args twice, as arguments 5 and 6",
+                      "MPI_Allgatherv's recvcounts and displs differ in kind")
+
+
+def test_a_declared_parameter_nothing_uses(root: Path, capsys):
+    path = root / COLLECTIVES
+    line = find_line(path.read_text(), "allgatherv", r"^\s+send_buf: \{required: true\}")
+    insert_line(path, line, "    status: {}")
+    assert_spec_error(root, capsys, COLLECTIVES, line + 1,
+                      "allgatherv: parameter 'status' is declared but no MPI argument and no rule uses it")
