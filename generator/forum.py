@@ -7,71 +7,62 @@ spec-check (spec_check.py), which compares the spec with the Forum data.
 from __future__ import annotations
 
 import importlib.resources
+from dataclasses import dataclass
 import json
 from pathlib import Path
 import re
 
 from .errors import SpecError
-from .mpi_spec import LARGE_COUNT_SUFFIX, VARARGS, MpiFunction
+from .mpi_spec import CHAPTERS_FILE, LARGE_COUNT_SUFFIX, VARARGS, MpiFunction
+from .yamlload import load_yaml, where_of
 
 FIRST_LARGE_COUNT_VERSION = "4.0"
 
-# The MPI 5.0 document's chapters that hold C functions: file stem -> title.
-CHAPTERS = {
-    "pt2pt": "Point-to-Point Communication",
-    "partitioned": "Partitioned Point-to-Point Communication",
-    "datatypes": "Datatypes",
-    "collectives": "Collective Communication",
-    "communicators": "Groups, Contexts, Communicators, and Caching",
-    "topologies": "Process Topologies",
-    "environment": "MPI Environmental Management",
-    "info": "The Info Object",
-    "process": "Process Initialization, Creation, and Management",
-    "rma": "One-Sided Communications",
-    "external": "External Interfaces",
-    "io": "I/O",
-    "tools": "Tool Support",
-    "deprecated": "Deprecated Interfaces",
-    "language": "Language Bindings",
-    "abi": "Application Binary Interface (ABI)",
-    "callbacks": "callback function types and predefined functions of all chapters",
-}
 CALLBACKS_CHAPTER = "callbacks"
 
-# First match wins. Derived from where the MPI 5.0 document defines each function; the
-# order matters where a name fits several patterns (MPI_Comm_set_errhandler is environmental
-# management, not communicators; MPI_Win_set_name is "naming objects" in chapter 7).
-CHAPTER_RULES: tuple[tuple[str, str], ...] = (
-    (r"^MPI_T_|^MPI_Pcontrol$", "tools"),
-    (r"^MPI_Abi_|_(toint|fromint)$", "abi"),
-    (r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$|^MPI_Type_create_f90_|^MPI_Type_match_size$", "language"),
-    (r"^MPI_(Attr|Keyval)_", "deprecated"),
-    (r"^MPI_(Comm|Session)_(attach|detach|flush|iflush)_buffer$|^MPI_Buffer_", "pt2pt"),
-    (r"_(call|create|get|set)_errhandler$|^MPI_Errhandler_|^MPI_(Add|Remove)_error_|^MPI_Error_", "environment"),
-    (r"^MPI_(Wtime|Wtick|Get_version|Get_library_version|Get_processor_name|Alloc_mem|Free_mem"
-     r"|Get_hw_resource_info)$", "environment"),
-    (r"^MPI_(Comm|Type|Win)_(create_keyval|free_keyval|get_attr|set_attr|delete_attr|get_name|set_name)$",
-     "communicators"),
-    (r"^MPI_File_|^MPI_Register_datarep$", "io"),
-    (r"^MPI_Win_|^MPI_R?(?i:put|get|accumulate|get_accumulate)$|^MPI_(Fetch_and_op|Compare_and_swap)$", "rma"),
-    (r"^MPI_(Psend_init|Precv_init|Pready|Pready_list|Pready_range|Parrived)$", "partitioned"),
-    (r"^MPI_I?(?i:neighbor)_|^MPI_(Cart|Graph|Dist_graph)|^MPI_(Dims_create|Topo_test)$", "topologies"),
-    (r"^MPI_I?(?i:allgatherv?|allreduce|alltoall[vw]?|barrier|bcast|exscan|gatherv?|reduce"
-     r"|reduce_scatter(_block)?|scan|scatterv?)(_init)?$|^MPI_Reduce_local$|^MPI_Op_", "collectives"),
-    (r"^MPI_Type_|^MPI_(Pack|Unpack)|^MPI_Get_(address|elements|elements_x)$|^MPI_Aint_(add|diff)$",
-     "datatypes"),
-    (r"^MPI_(Init|Init_thread|Finalize|Initialized|Finalized|Abort|Query_thread|Is_thread_main)$"
-     r"|^MPI_Session_|^MPI_Group_from_session_pset$"
-     r"|^MPI_Comm_(spawn|spawn_multiple|get_parent|accept|connect|disconnect|join)$"
-     r"|^MPI_(Open_port|Close_port|Publish_name|Unpublish_name|Lookup_name)$", "process"),
-    (r"^MPI_Info_", "info"),
-    (r"^MPI_Grequest_|^MPI_Status_(set|get)_", "external"),
-    (r"^MPI_(Comm|Group|Intercomm)_", "communicators"),
-    (r"^MPI_(Send|Bsend|Ssend|Rsend|Recv)(_init)?$|^MPI_I(send|bsend|ssend|rsend|recv)$"
-     r"|^MPI_I?(?i:sendrecv|sendrecv_replace)$"
-     r"|^MPI_(Probe|Iprobe|Mprobe|Improbe|Mrecv|Imrecv|Get_count|Cancel|Test_cancelled|Start|Startall)$"
-     r"|^MPI_(Wait|Test)(all|any|some)?$|^MPI_Request_", "pt2pt"),
-)
+
+@dataclass(frozen=True)
+class Chapters:
+    """spec/mpi/chapters.yaml: each chapter's title, and the rules that file a new function."""
+
+    titles: dict[str, str]
+    rules: tuple[tuple[re.Pattern, str], ...]
+    source: str
+
+    def of(self, name: str) -> str:
+        """The chapter of function `name`: the first rule whose pattern matches it."""
+        for pattern, chapter in self.rules:
+            if pattern.search(name):
+                return chapter
+        raise SpecError(None, f"{name}: no chapter rule matches (add one to {self.source})")
+
+
+def load_chapters(spec_dir: Path, display_root: Path | None = None) -> Chapters:
+    """Read and check spec/mpi/chapters.yaml: a rule's chapter has a title and its pattern is a
+    regular expression (file:line otherwise)."""
+    path = spec_dir / "mpi" / CHAPTERS_FILE
+    root = display_root or spec_dir.parent
+    display = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+    data = load_yaml(path, display)
+    if not isinstance(data, dict) or not isinstance(data.get("titles"), dict) or not isinstance(data.get("rules"), list):
+        raise SpecError(None, f"{display}: expected a mapping `titles` and a list `rules`")
+    titles = {str(k): str(v) for k, v in data["titles"].items()}
+    rules = []
+    for i, rule in enumerate(data["rules"]):
+        where = where_of(data["rules"], i)
+        if not isinstance(rule, dict) or set(rule) != {"pattern", "chapter"}:
+            raise SpecError(where, "a rule is {pattern: <regular expression>, chapter: <a chapter of titles>}")
+        if rule["chapter"] not in titles:
+            raise SpecError(where, f"chapter '{rule['chapter']}' has no title under `titles`")
+        try:
+            rules.append((re.compile(str(rule["pattern"])), rule["chapter"]))
+        except re.error as err:
+            raise SpecError(where, f"pattern {rule['pattern']!r} is not a regular expression: {err}") from None
+    return Chapters(titles, tuple(rules), display)
+
+
+# The checkout's chapters: the titles the coverage table and the reference pages show.
+CHAPTERS = load_chapters(Path(__file__).resolve().parents[1] / "spec").titles
 
 CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations", "typed", "local")
 FORUM_MARKERS = ("callback", "implements")  # Forum fields of callback entries
@@ -79,11 +70,9 @@ ENTRY_KEY_ORDER = ("callback", "implements", *CURATED_FIELDS, "returns", "params
 PARAM_KEY_ORDER = ("name", "kind", "c_type", "dir", "length", "root_only", "large_only")
 
 
-def chapter_of(name: str) -> str:
-    for pattern, chapter in CHAPTER_RULES:
-        if re.search(pattern, name):
-            return chapter
-    raise SpecError(None, f"{name}: no chapter rule matches (add one to CHAPTER_RULES in generator/forum.py)")
+def chapter_of(name: str, chapters: Chapters | None = None) -> str:
+    """The chapter of function `name` by `chapters`' rules (the checkout's by default)."""
+    return (chapters or load_chapters(Path(__file__).resolve().parents[1] / "spec")).of(name)
 
 
 def _c_type(constant: bool, type_text: str, array: str) -> str:
@@ -139,8 +128,8 @@ class ForumData:
         """pympistandard's object for `name` (its tables are keyed case-insensitively)."""
         return next(table[name] for table in self._tables if name.lower() in table)
 
-    def chapter(self, name: str) -> str:
-        return chapter_of(name) if self._is_function(name) else CALLBACKS_CHAPTER
+    def chapter(self, name: str, chapters: Chapters | None = None) -> str:
+        return chapter_of(name, chapters) if self._is_function(name) else CALLBACKS_CHAPTER
 
     def entry(self, name: str) -> dict:
         """The Forum fields of `name` in spec shape: params, returns (if not int), large_count.params."""

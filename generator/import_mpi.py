@@ -13,7 +13,7 @@ spec/mpi/deviations.yaml lists a difference is a curated correction and is kept 
 other difference makes the import refuse, unless given `--force` (which overwrites it).
 
 apis.json has neither a chapter nor a version for a procedure. The chapter is derived from the
-function's name by the rules in `forum.CHAPTER_RULES` (the MPI 5.0 document's chapters); callback
+function's name by the rules of `spec/mpi/chapters.yaml` (the MPI 5.0 document's chapters); callback
 typedefs and predefined functions go to `callbacks.yaml`; `introduced` must be given for new
 entries (`--introduced`, the list file's second column, or import-standard's `--versions`).
 A `_c` twin is recorded on its base entry (see generator/mpi_spec.py for why); its
@@ -43,6 +43,7 @@ from .forum import (
     PARAM_KEY_ORDER,
     ForumData,
     entry_of,
+    load_chapters,
 )
 from .mpi_spec import load_mpi_entries, version_key
 from .spec_check import differences, load_deviations
@@ -177,6 +178,7 @@ def import_functions(
     forum = forum or ForumData()
     existing = load_mpi_entries(spec_dir, spec_dir.parent)
     deviations = load_deviations(spec_dir, spec_dir.parent)
+    chapters_of_spec = load_chapters(spec_dir)
     chapters: dict[str, dict[str, dict]] = {}
     for function in existing.values():
         chapters.setdefault(function.chapter, {})[function.name] = entry_of(function)
@@ -211,7 +213,7 @@ def import_functions(
             if introduced is None:
                 problems.append(f"{name}: new entry needs an introduced version (apis.json has none): --introduced X.Y")
                 continue
-            chapter = forum.chapter(name)
+            chapter = forum.chapter(name, chapters_of_spec)
             entry = {"introduced": introduced}
             lc_introduced = None
         entry.update(new)

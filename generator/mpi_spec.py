@@ -27,6 +27,7 @@ from .yamlload import load_yaml, where_of
 LARGE_COUNT_SUFFIX = "_c"
 VARARGS = "..."
 DEVIATIONS_FILE = "deviations.yaml"  # in spec/mpi/, read by spec-check; not a chapter
+CHAPTERS_FILE = "chapters.yaml"  # in spec/mpi/: the chapters' titles and filing rules; not a chapter
 
 _C_TYPE = re.compile(r"^(?P<base>(?:const )?[A-Za-z_][A-Za-z0-9_ ]*?)(?: (?P<stars>\**)(?P<array>(?:\[[A-Za-z0-9_]*\])*))?$")
 
@@ -311,7 +312,7 @@ def load_mpi_entries(spec_dir: Path, display_root: Path) -> dict[str, MpiFunctio
     functions: dict[str, MpiFunction] = {}
     symbols: dict[str, MpiFunction] = {}  # every C symbol, twins included -> defining entry
     for path in sorted((spec_dir / "mpi").glob("*.yaml")):
-        if path.name == DEVIATIONS_FILE:
+        if path.name in (DEVIATIONS_FILE, CHAPTERS_FILE):
             continue
         display = path.relative_to(display_root).as_posix() if path.is_relative_to(display_root) else path.name
         for name, function in load_mpi_file(path, display, schema).items():

@@ -86,6 +86,48 @@ def test_a_function_of_another_standards_data_file(tmp_path):
     assert "call_mpi(\"MPI_Comm_fictitious_size\", MPI_Comm_fictitious_size, comm.get(), &size);" in typed
 
 
+def test_a_new_family_of_names_is_filed_by_a_rule_of_chapters_yaml(tmp_path):
+    # MPI_Stream_* matches no rule of MPI 5.0: one more line of YAML files it.
+    _copy_inputs(tmp_path)
+    import pympistandard
+
+    data = json.loads((Path(pympistandard.__file__).parent / "data" / "apis.json").read_text(encoding="utf-8"))
+    entry = json.loads(json.dumps(data["mpi_comm_size"]))
+    entry["name"] = "MPI_Stream_size"
+    data["mpi_stream_size"] = entry
+    apis = tmp_path / "apis.json"
+    apis.write_text(json.dumps(data), encoding="utf-8")
+    versions = tmp_path / "versions.txt"
+    versions.write_text("MPI_Stream_size 6.0\n", encoding="utf-8")
+    command = [sys.executable, "-m", "generator", "import-standard", "--root", str(tmp_path), "--apis", str(apis),
+               "--versions", str(versions)]
+    refused = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    assert refused.returncode != 0
+    assert "MPI_Stream_size: no chapter rule matches (add one to spec/mpi/chapters.yaml)" in refused.stderr
+    chapters = tmp_path / "spec" / "mpi" / "chapters.yaml"
+    chapters.write_text(chapters.read_text(encoding="utf-8") + '  - {pattern: "^MPI_Stream_", chapter: process}\n',
+                        encoding="utf-8")
+    run = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert "MPI_Stream_size:" in (tmp_path / "spec" / "mpi" / "process.yaml").read_text(encoding="utf-8")
+
+
+def test_a_chapter_rule_names_a_chapter_with_a_title(tmp_path):
+    _copy_inputs(tmp_path)
+    chapters = tmp_path / "spec" / "mpi" / "chapters.yaml"
+    text = chapters.read_text(encoding="utf-8") + '  - {pattern: "^MPI_Stream_", chapter: streams}\n'
+    chapters.write_text(text, encoding="utf-8")
+    from generator.forum import load_chapters
+    from generator.errors import SpecError
+
+    try:
+        load_chapters(tmp_path / "spec")
+    except SpecError as err:
+        assert str(err) == f"spec/mpi/chapters.yaml:{len(text.splitlines())}: chapter 'streams' has no title under `titles`"
+    else:
+        raise AssertionError("a rule without a chapter title was accepted")
+
+
 def test_apis_must_be_a_file(tmp_path):
     run = subprocess.run([sys.executable, "-m", "generator", "import-standard", "--root", str(REPO),
                           "--apis", str(tmp_path / "missing.json")], cwd=REPO, capture_output=True, text=True)
