@@ -14,19 +14,6 @@ import jinja2
 
 from .model import Binding
 
-# The spec files of spec/bindings/, in the order a reader meets them, with their titles.
-GROUP_TITLES = {
-    "point_to_point": "Point to point",
-    "collectives": "Collectives",
-    "neighborhood": "Neighbourhood collectives",
-    "communicators": "Communicators",
-    "topologies": "Topologies",
-    "partitioned": "Partitioned point to point",
-    "window_creation": "Windows: creation",
-    "windows": "Windows: one-sided communication",
-    "file_open": "Files: opening",
-    "files": "Files: parallel I/O",
-}
 VARIANT_ORDER = {"blocking": 0, "nonblocking": 1, "persistent": 2, "partitioned": 3}
 
 
@@ -36,37 +23,39 @@ def first_sentence(text: str) -> str:
     return m.group(1) if m else text
 
 
+def group_title(group: str) -> str:
+    """A section's title, from its spec file's name: point_to_point -> Point to point."""
+    return group.replace("_", " ").capitalize()
+
+
 def call_index_view(bindings: list[Binding]) -> list[dict]:
-    """Sections in GROUP_TITLES order (an unknown group after them, by name), each with its
-    families in spec order; a family's forms blocking first."""
-    groups = sorted({b.group for b in bindings}, key=lambda g: (list(GROUP_TITLES).index(g)
-                                                                if g in GROUP_TITLES else len(GROUP_TITLES), g))
+    """Sections by spec file name, each with its families in spec order; a family's forms
+    blocking first."""
     sections = []
-    for group in groups:
+    for group in sorted({b.group for b in bindings}):
         members = [b for b in bindings if b.group == group]
-        bases = list(dict.fromkeys(b.base or b.name for b in members))
         families = []
-        for base in bases:
+        for base in dict.fromkeys(b.base or b.name for b in members):
             forms = sorted((b for b in members if (b.base or b.name) == base),
-                           key=lambda b: (VARIANT_ORDER.get(b.variant, 9), b.name))
+                           key=lambda b: (VARIANT_ORDER[b.variant], b.name))
             head = next((b for b in forms if b.name == base), forms[0])
             families.append({
                 "base": base,
                 "doc": first_sentence(head.doc),
-                "forms": [{"call": f"{b.receiver_variable}.{b.member}", "page": f"{b.name}.md", "mpi": b.mpi,
-                           "variant": b.variant} for b in forms],
+                "forms": [{"call": b.written, "page": f"{b.name}.md", "mpi": b.mpi, "variant": b.variant} for b in forms],
             })
-        sections.append({"group": group, "title": GROUP_TITLES.get(group, group), "source": f"spec/bindings/{group}.yaml",
+        sections.append({"group": group, "title": group_title(group), "source": f"spec/bindings/{group}.yaml",
                          "families": families})
     return sections
 
 
 def render_call_index(env: jinja2.Environment, bindings: list[Binding], plugins: list) -> dict[str, str]:
+    sections = call_index_view(bindings)
     return {
         "docs/calls.md": env.get_template("call_index.md.j2").render(
-            sections=call_index_view(bindings),
+            sections=sections,
             calls=len(bindings),
-            families=sum(len(s["families"]) for s in call_index_view(bindings)),
+            families=sum(len(s["families"]) for s in sections),
             plugins=[{"name": p.name, "doc": first_sentence(p.doc), "header": p.header} for p in plugins],
         )
     }

@@ -61,8 +61,10 @@ def load_chapters(spec_dir: Path, display_root: Path | None = None) -> Chapters:
     return Chapters(titles, tuple(rules), display)
 
 
-# The checkout's chapters: the titles the coverage table and the reference pages show.
-CHAPTERS = load_chapters(Path(__file__).resolve().parents[1] / "spec").titles
+# The checkout's chapters: the titles the coverage table and the reference pages show, and the
+# rules chapter_of uses where it is given none.
+CHECKOUT_CHAPTERS = load_chapters(Path(__file__).resolve().parents[1] / "spec")
+CHAPTERS = CHECKOUT_CHAPTERS.titles
 
 CURATED_FIELDS = ("introduced", "deprecated", "removed", "note", "implementations", "typed", "local")
 FORUM_MARKERS = ("callback", "implements")  # Forum fields of callback entries
@@ -72,7 +74,7 @@ PARAM_KEY_ORDER = ("name", "kind", "c_type", "dir", "length", "root_only", "larg
 
 def chapter_of(name: str, chapters: Chapters | None = None) -> str:
     """The chapter of function `name` by `chapters`' rules (the checkout's by default)."""
-    return (chapters or load_chapters(Path(__file__).resolve().parents[1] / "spec")).of(name)
+    return (chapters or CHECKOUT_CHAPTERS).of(name)
 
 
 def _c_type(constant: bool, type_text: str, array: str) -> str:
@@ -93,7 +95,10 @@ class ForumData:
         if apis is not None and not apis.is_file():
             raise SpecError(None, f"{apis}: no such file (--apis takes the MPI Forum's apis.json)")
         # The same file for pympistandard's symbols and for the raw attributes read below.
-        pympistandard.use_api_version(1, given_path=str(apis)) if apis else pympistandard.use_api_version(1, force_bundled=True)
+        if apis is not None:
+            pympistandard.use_api_version(1, given_path=str(apis))
+        else:
+            pympistandard.use_api_version(1, force_bundled=True)
         # pympistandard keeps functions, callback typedefs and predefined functions apart.
         self._tables = (pympistandard.PROCEDURES, pympistandard.CALLBACKS, pympistandard.PREDEFINED_FUNCTIONS)
         text = apis.read_text(encoding="utf-8") if apis else \

@@ -240,8 +240,9 @@ def _check_mpi_args_used(entry, params: list[FormParam], signature, context: str
     of another parameter, or by its role (the in-place marker selects the form, a layout
     parameter describes another's memory)."""
     mpi_args = entry["mpi_args"]
-    described = [q for q in signature.params if q.kind not in ("REQUEST", "INFO") or len(signature.params) == len(mpi_args)] \
-        if signature is not None else []  # a partitioned call's mpi_args leave its info and request out
+    described = [] if signature is None else list(signature.params)
+    if len(described) != len(mpi_args):  # a partitioned call's mpi_args leave its info and request out
+        described = [q for q in described if q.kind not in ("REQUEST", "INFO")]
     kinds = [q.kind for q in described]
     seen: dict[str, int] = {}
     for i, arg in enumerate(mpi_args):
@@ -391,7 +392,9 @@ def _load_form(
             raise SpecError(where_of(entry["mpi_args"], i), f"{context}: MPI argument '{arg}' is not a parameter of this call")
     # A parameter the caller may give as an input elsewhere (an `in` factory) has a resize rule
     # only where MPI writes it (cart_coords' coords); the call then refuses it as an input.
-    written = {a for a, m in zip(args, mpi_function.params if mpi_function is not None else ()) if m.direction == "out"}
+    # mpi_args are the blocking function's: read their directions there (a variant's differ by the status).
+    signature = blocking_function or mpi_function
+    written = {a for a, m in zip(args, signature.params if signature is not None else ()) if m.direction == "out"}
     for p in params:
         if p.resize is not None and "in" in p.param.factories and p.name not in written:
             raise SpecError(p.where, f"{context}.{p.name}: only buffers the call writes can have a resize rule")

@@ -269,6 +269,11 @@ class Binding:
         return self.member_name or self.name
 
     @property
+    def written(self) -> str:
+        """How a user writes the call: `comm.allgatherv`, `win.put`, `file.sync`."""
+        return f"{self.receiver_variable}.{self.member}"
+
+    @property
     def receiver_variable(self) -> str:
         return RECEIVERS[self.receiver].variable
 

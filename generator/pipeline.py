@@ -136,5 +136,5 @@ def render_all(root: Path) -> dict[str, str]:
     out.update(render_variants(env, spec.bindings, records, mpi_functions))
     out.update(render_coverage(env, mpi_functions, callbacks, {b.mpi for b in spec.bindings}, records))
     out.update(render_reference(env, mpi_functions, typed, {b.name: b.mpi for b in spec.bindings}, records,
-                                {b.name: f"{b.receiver_variable}.{b.member}" for b in spec.bindings}))
+                                {b.name: b.written for b in spec.bindings}))
     return out

@@ -63,28 +63,26 @@ class Block:
     continues: bool = False
 
 
+DIRECTIVE_WORDS = re.compile(r'compile-error\s+"(?P<expect>[^"]+)"|ranks\s+(?P<ranks>\d+)|(?P<word>\S+)')
+
+
 def parse_directive(text: str, where: str) -> tuple[str | None, int | None, str, bool]:
     """(kind, ranks, expected error text, continues) of `<!-- example: ... -->`."""
-    kind = None
-    ranks = None
-    expect = ""
-    continues = False
-    m = re.match(r'compile-error\s+"(?P<text>[^"]+)"\s*(?P<rest>.*)$', text)
-    if m:
-        kind, expect, text = "compile-error", m.group("text"), m.group("rest")
-    elif text.startswith("compile-error"):
-        raise DocError(f'{where}: write compile-error "text the compiler must print"')
-    for word in text.split():
-        if word == "continues":
-            continues = True
-        elif word in KINDS and word != "compile-error":
-            kind = word
-        elif word == "ranks":
-            continue
-        elif word.isdigit() and "ranks" in text.split():
-            ranks = int(word)
+    kind, ranks, expect, continues = None, None, "", False
+    for m in DIRECTIVE_WORDS.finditer(text):
+        word = m.group("word")
+        if m.group("expect"):
+            kind, expect = "compile-error", m.group("expect")
+        elif m.group("ranks"):
+            ranks = int(m.group("ranks"))
             if not 1 <= ranks <= 4:
                 raise DocError(f"{where}: ranks {ranks}: run examples on 1 to 4 ranks")
+        elif word == "continues":
+            continues = True
+        elif word == "compile-error":
+            raise DocError(f'{where}: write compile-error "text the compiler must print"')
+        elif word in KINDS:
+            kind = word
         else:
             raise DocError(f"{where}: unknown word {word!r} in an example directive "
                            f"(known: {', '.join(sorted(KINDS))}, ranks N)")
