@@ -21,10 +21,7 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             "cond": f"nampi::detail::when_called<{provided(binding.mpi)}, Args...>",
             "msg": f"nampi: {label}: the installed MPI does not provide {binding.mpi}",
         },
-        {
-            "cond": "nampi::detail::all_named<Args...>",
-            "msg": f"nampi: {label}: every argument must be a named parameter such as send_buf(x)",
-        }
+        generic_check(call_tag(binding, form)),
     ]
     if form.element_template and form.element_buffer:
         buffer = form.element_buffer
@@ -43,20 +40,7 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                 "msg": f"nampi: {label}: name the element type ({binding.name}<T>(...)) or pass {form.primary.name}",
             }
         )
-    # Only reported when every argument is named: an unnamed argument that
-    # stands in for a required one must give one message, not two.
-    # A serialized_default computes the parameter when a buffer is serialized; where serialized
-    # buffers are refused (persistent calls), that check alone reports the misuse.
     serialized = "nampi::detail::any_serialized<Args...>"
-    for p in form.params:
-        if p.required:
-            relaxed = f" || {serialized}" if p.serialized_default else ""
-            out.append(
-                {
-                    "cond": f"!nampi::detail::all_named<Args...> || {has_param(p.name)}{relaxed}",
-                    "msg": f"nampi: {label}: missing required parameter '{p.name}'",
-                }
-            )
     if form.either:
         a, b = form.either
         out.append(
@@ -72,13 +56,6 @@ def checks(binding: Binding, form: Form) -> list[dict]:
             {
                 "cond": " && ".join(f"{has_param(first)} == {has_param(n)}" for n in rest),
                 "msg": f"nampi: {label}: give {', '.join(repr(n) for n in form.all_or_none)} together, or none of them",
-            }
-        )
-    for p in form.params:
-        out.append(
-            {
-                "cond": f"nampi::detail::count_of<{param_id(p.name)}, Args...> <= 1",
-                "msg": f"nampi: {label}: parameter '{p.name}' given more than once",
             }
         )
     for p in form.params:
@@ -137,15 +114,31 @@ def checks(binding: Binding, form: Form) -> list[dict]:
     out += element_checks(form, label)
     if form.element_buffer and any(p.param.to_mpi == "op" for p in form.params):
         out += op_checks(param_id(form.element_buffer), label)
-    # One check against the parameters the form takes (its tag, call_tag()); the diagnostic is
-    # the first stray parameter's own (parameters.hpp, nampi/taken.hpp), so none is written here.
-    out.append({"cond": f"nampi::detail::takes_all<{call_tag(binding, form)}, Args...>()", "msg": None})
     return out
+
+
+def generic_check(tag: str) -> dict:
+    """The check every call makes of its arguments against its tag (nampi/taken.hpp): all
+    named, the required ones given, none twice, none it does not take. Its diagnostics name
+    the call and the parameter themselves, so it has no message here."""
+    return {"cond": f"nampi::detail::check_call<{tag}, Args...>()", "msg": None, "generic": True}
 
 
 def call_tag(binding: Binding, form: Form) -> str:
     """The C++ type that names a call form and lists the parameters it takes (calls.hpp.j2)."""
     return f"nampi::call::{binding.name}{'_in_place' if form.kind == 'in_place' else ''}"
+
+
+def tag_view(binding: Binding, form: Form) -> dict:
+    """What a form's tag lists (macros.j2 call_tag): the parameters it takes, those it requires,
+    and the required ones a serialized buffer computes (not required with one)."""
+    return {
+        "tag": call_tag(binding, form).removeprefix("nampi::call::"),
+        "in_place": form.kind == "in_place",
+        "takes": [param_id(p.name) for p in form.params],
+        "required": [param_id(p.name) for p in form.params if p.required],
+        "computed_when_serialized": [param_id(p.name) for p in form.params if p.required and p.serialized_default],
+    }
 
 
 def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:

@@ -14,7 +14,7 @@ from .buffers import (
     typed_blocked_buffers,
     typed_buffers,
 )
-from .checks import call_tag, check_struct_name, checks
+from .checks import check_struct_name, checks, tag_view
 from .load import RECEIVER_ARGS, REQUEST_ARG
 from .model import Binding, Form, FormParam
 from .spelling import have_macro, param_id
@@ -431,9 +431,7 @@ def binding_view(binding: Binding) -> dict:
             {
                 "kind": form.kind,
                 "check_struct": check_struct_name(binding, form),
-                "tag": call_tag(binding, form).removeprefix("nampi::call::"),
-                "in_place": form.kind == "in_place",
-                "takes": [param_id(p.name) for p in form.params],
+                **tag_view(binding, form),
                 "impl": f"{binding.name}_{form.kind}",
                 "out_of_line": out_of_line(form),
                 "checks": checks(binding, form),

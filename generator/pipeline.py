@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import calltests, cpp, misuse
+from .checks import call_tag
 from . import availability
 from .call_index import render_call_index
 from .coverage import render_coverage
@@ -43,12 +44,12 @@ def _binding_view(binding, backends, mpi_functions):
         if lacking:  # second: after the installed MPI's own check
             form["checks"].insert(1, lacking)
         for check in tag_checks(backends, binding, model, mpi_functions, form["tag"], form_label(binding, model)):
-            # Before the takes_all check (the last), which then passes the tag it reports.
-            takes_all = form["checks"][-1]
-            takes_all["cond"] = takes_all["cond"].replace(
-                f"takes_all<nampi::call::{form['tag']},",
-                f"takes_all_but<nampi::call::{form['tag']}, nampi::param_id::tag, nampi::detail::tag_at_creation<Comm>,")
-            form["checks"].insert(len(form["checks"]) - 1, check)
+            # The generic check then passes the tag this one reports, so that there is one message.
+            generic = next(c for c in form["checks"] if c.get("generic"))
+            generic["cond"] = generic["cond"].replace(
+                f"check_call<nampi::call::{form['tag']},",
+                f"check_call_but<nampi::call::{form['tag']}, nampi::param_id::tag, nampi::detail::tag_at_creation<Comm>,")
+            form["checks"].append(check)
         form["ok_expr"] = " && ".join(f"c{i}" for i in range(len(form["checks"])))
     return view
 
@@ -83,7 +84,7 @@ def render_all(root: Path) -> dict[str, str]:
         functions=[{"name": f, "macro": have_macro(f)} for f in provided]
     )
     out["include/nampi/generated/backends.hpp"] = env.get_template("backends.hpp.j2").render(
-        backends=backends_view(backends, spec.bindings, mpi_functions, lambda b, f: cpp.call_tag(b, f).removeprefix("nampi::call::"))
+        backends=backends_view(backends, spec.bindings, mpi_functions, lambda b, f: call_tag(b, f).removeprefix("nampi::call::"))
     )
     # Communicator calls only: a window's group is nampi::Window<T>'s (nampi/window.hpp).
     comm_groups = [g for g in groups if next(b for b in spec.bindings if b.group == g).receiver == "comm"]

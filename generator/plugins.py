@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import op_checks
+from .checks import generic_check, op_checks
 from .errors import SpecError
 from .factories import factories
 from .model import Parameter
@@ -106,17 +106,11 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
 
 
 def _checks(call: PluginCall) -> list[dict]:
-    """The same checks a core call has for its parameters: all named, required ones given,
-    none twice, none the call does not take (that one's message is the parameter's own)."""
-    out = [{"cond": "nampi::detail::all_named<Args...>", "msg": f"nampi: {call.said}: every argument must be a named parameter such as {call.params[0][0]}(x)"}]
-    for pname, required, _, pid in call.params:
-        if required:
-            out.append({"cond": f"!nampi::detail::all_named<Args...> || nampi::detail::has_param<{pid}, Args...>", "msg": f"nampi: {call.said}: missing required parameter '{pname}'"})
-    for pname, _, _, pid in call.params:
-        out.append({"cond": f"nampi::detail::count_of<{pid}, Args...> <= 1", "msg": f"nampi: {call.said}: parameter '{pname}' given more than once"})
+    """The generic check a core call has for its arguments (its diagnostics name the call and
+    the parameter: nampi/taken.hpp), and the op's where the call combines elements."""
+    out = [generic_check(f"nampi::call::{call.name}")]
     if call.element:
         out += op_checks(call.element, call.said)
-    out.append({"cond": f"nampi::detail::takes_all<nampi::call::{call.name}, Args...>()", "msg": None})
     return out
 
 
@@ -137,7 +131,11 @@ def plugin_view(plugin: Plugin) -> dict:
                 "name": c.name,
                 "doc": c.doc,
                 "params": [{"name": n, "required": r, "doc": d} for n, r, d, _ in c.params],
+                "tag": c.name,
+                "in_place": False,
                 "takes": [pid for *_, pid in c.params],
+                "required": [pid for _, required, _, pid in c.params if required],
+                "computed_when_serialized": [],
                 "checks": (checks := _checks(c)),
                 "ok_expr": " && ".join(f"c{i}" for i in range(len(checks))),
             }

@@ -1,5 +1,5 @@
 // Misuse: send_buf given twice to allgatherv.
-// expect-error: nampi: allgatherv: parameter 'send_buf' given more than once
+// expect-error: nampi::error::parameter_given_more_than_once<nampi::call::allgatherv, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <vector>
 

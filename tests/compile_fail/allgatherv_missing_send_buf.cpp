@@ -1,5 +1,5 @@
 // Misuse: allgatherv without its required send_buf.
-// expect-error: nampi: allgatherv: missing required parameter 'send_buf'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::allgatherv, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // Misuse: a plain vector passed to allgatherv instead of send_buf(v).
-// expect-error: nampi: allgatherv: every argument must be a named parameter such as send_buf(x)
+// expect-error: nampi::error::argument_is_not_a_named_parameter<nampi::call::allgatherv, 1, std::vector<int
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // Misuse: allreduce without its required op.
-// expect-error: nampi: allreduce: missing required parameter 'op'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::allreduce, nampi::param_id::op>
 #include <nampi/nampi.hpp>
 #include <vector>
 

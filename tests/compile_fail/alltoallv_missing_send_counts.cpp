@@ -1,5 +1,5 @@
 // Misuse: alltoallv without its required send_counts.
-// expect-error: nampi: alltoallv: missing required parameter 'send_counts'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::alltoallv, nampi::param_id::send_counts>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,6 +1,6 @@
 // Misuse of a plugin's call: its required parameter, declared by the plugin itself
 // (spec/plugins/sparse_alltoall.yaml), omitted.
-// expect-error: nampi: alltoallv_sparse: missing required parameter 'sparse_send_buf'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::alltoallv_sparse, nampi::plugins::sparse_alltoall_params::sparse_send_buf>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/sparse_alltoall.hpp>
 

@@ -1,5 +1,5 @@
 // Misuse: cart_rank without coords (which position to look up is the caller's to say).
-// expect-error: nampi: cart_rank: missing required parameter 'coords'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::cart_rank, nampi::param_id::coords>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

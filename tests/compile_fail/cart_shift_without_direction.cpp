@@ -1,5 +1,5 @@
 // Misuse: cart_shift without a direction (which dimension to shift along has no default).
-// expect-error: nampi: cart_shift: missing required parameter 'direction'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::cart_shift, nampi::param_id::direction>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,5 +1,5 @@
 // Misuse: create_group without the group of the new communicator.
-// expect-error: nampi: create_group: missing required parameter 'group'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::create_group, nampi::param_id::group>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

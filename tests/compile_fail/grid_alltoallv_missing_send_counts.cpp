@@ -1,6 +1,6 @@
 // Misuse of the grid communicator's alltoallv (spec/plugins/grid_alltoall.yaml): its required
 // send_counts omitted; the message names the member and whose it is.
-// expect-error: nampi: alltoallv (grid communicator): missing required parameter 'send_counts'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::grid_alltoallv, nampi::param_id::send_counts>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/grid_alltoall.hpp>
 #include <vector>

@@ -1,6 +1,6 @@
 // Misuse: intercomm_create without remote_leader (where the other group's leader is
 // in peer_comm only the caller knows).
-// expect-error: nampi: intercomm_create: missing required parameter 'remote_leader'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::intercomm_create, nampi::param_id::remote_leader>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,6 +1,6 @@
 // Misuse: intercomm_merge without high (with no default, the order of the merged
 // groups is always the caller's choice, never one MPI makes up).
-// expect-error: nampi: intercomm_merge: missing required parameter 'high'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::intercomm_merge, nampi::param_id::high>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,5 +1,5 @@
 // Misuse: a lock epoch names no target.
-// expect-error: nampi: lock: missing required parameter 'target_rank'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::lock, nampi::param_id::target_rank>
 #include <nampi/nampi.hpp>
 #include <nampi/window.hpp>
 

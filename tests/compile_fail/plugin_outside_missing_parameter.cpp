@@ -1,6 +1,6 @@
-// A plugin written outside nampi (tests/support/plugin_outside_nampi.hpp) checks its own
-// required parameter: its message alone.
-// expect-error: greet: give name(text)
+// A plugin written outside nampi (tests/support/plugin_outside_nampi.hpp) declares its
+// required parameter (its tag's `required`): missing, it is one error naming call and parameter.
+// expect-error: nampi::error::missing_required_parameter<greeting::greet_call, greeting::ids::name>
 #include <nampi/nampi.hpp>
 
 #include "plugin_outside_nampi.hpp"

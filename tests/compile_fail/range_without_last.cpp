@@ -1,5 +1,5 @@
 // Misuse: a range needs its last rank.
-// expect-error: nampi: range: missing required parameter 'last'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::range, nampi::param_id::last>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

@@ -1,5 +1,5 @@
 // Misuse of a plugin's call: its required parameter omitted (spec/plugins/reproducible_reduce.yaml).
-// expect-error: nampi: reproducible_reduce: missing required parameter 'op'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::reproducible_reduce, nampi::param_id::op>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/reproducible_reduce.hpp>
 #include <vector>

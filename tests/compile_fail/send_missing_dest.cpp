@@ -1,5 +1,5 @@
 // Misuse: send without its required dest.
-// expect-error: nampi: send: missing required parameter 'dest'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::send, nampi::param_id::dest>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // Misuse: a plain int (meant as the tag) passed to send next to its named parameters.
-// expect-error: nampi: send: every argument must be a named parameter such as send_buf(x)
+// expect-error: nampi::error::argument_is_not_a_named_parameter<nampi::call::send, 3, int>
 #include <nampi/nampi.hpp>
 #include <vector>
 

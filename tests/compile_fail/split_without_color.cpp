@@ -1,5 +1,5 @@
 // Misuse: split without a color (which ranks go together is the caller's to say).
-// expect-error: nampi: split: missing required parameter 'color'
+// expect-error: nampi::error::missing_required_parameter<nampi::call::split, nampi::param_id::color>
 #include <nampi/nampi.hpp>
 
 using namespace nampi::params;

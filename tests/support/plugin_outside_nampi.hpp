@@ -17,17 +17,17 @@ namespace params {
 inline constexpr nampi::plugin::parameter<ids::name> name{};
 }  // namespace params
 
-// greet takes the plugin's `name` and nampi's `root`.
-struct greet_call : nampi::plugin::call_taking<ids::name, nampi::param_id::root> {};
+// greet takes the plugin's `name`, which it requires, and nampi's `root`.
+struct greet_call : nampi::plugin::call_taking<ids::name, nampi::param_id::root> {
+  using required = nampi::plugin::ids<ids::name>;
+};
 
 template <typename Comm>
 struct plugin {
   template <typename... Args>
   std::string greet(Args&&... args) const {
-    // Misuse is one message: a check's own, and no body that would add more.
-    constexpr bool named = nampi::plugin::given<ids::name, Args...>;
-    static_assert(named, "greet: give name(text)");
-    if constexpr (!nampi::plugin::accepts<greet_call, Args...>() || !named)
+    // Misuse is one message: the check's own, and no body that would add more.
+    if constexpr (!nampi::plugin::accepts<greet_call, Args...>())
       return nampi::plugin::failed_call{};
     else
       return greet_checked(args...);

@@ -123,7 +123,13 @@ struct parameter {
   }
 };
 
+// A list of parameter ids (the plugin's or nampi::param_id's).
+template <auto... Ids>
+using ids = detail::id_list<Ids...>;
+
 // A call declared outside nampi: the parameters it takes (the plugin's ids or nampi::param_id).
+// Those it requires are listed too: `struct greet_call : call_taking<...> { using required =
+// nampi::plugin::ids<greeting_params::name>; };`.
 template <auto... Ids>
 struct call_taking {
   static constexpr bool in_place = false;
@@ -135,16 +141,12 @@ struct call_taking {
 // `auto x = comm.call(...)` adds no error to the check's one message.
 using failed_call = detail::failed_call;
 
-// Whether Call takes every argument; a stray one fails a static_assert whose message names the
-// parameter (nampi's own and the generated plugins') and whose note names Call.
+// Whether the arguments fit Call: all named, the required ones given, none twice, none Call
+// does not take. Else one error naming Call and the parameter (nampi/taken.hpp), as for
+// nampi's own calls.
 template <typename Call, typename... Args>
 constexpr bool accepts() {
-  static_assert(detail::all_named<Args...>,
-                "nampi: every argument of a plugin's call must be a named parameter");
-  if constexpr (detail::all_named<Args...>)
-    return detail::takes_all<Call, std::remove_cvref_t<Args>...>();
-  else
-    return false;
+  return detail::check_call<Call, std::remove_cvref_t<Args>...>();
 }
 
 }  // namespace plugin

@@ -17,6 +17,18 @@
 #include "nampi/generated/backends.hpp"
 #include "nampi/range/collectives.hpp"
 #include "nampi/range/point_to_point.hpp"
+#include "nampi/taken.hpp"
+
+// comm.range(...)'s tag for the generic check of its arguments (nampi/taken.hpp).
+namespace nampi::call {
+struct range {
+  static constexpr bool in_place = false;
+  using required = detail::id_list<param_id::first, param_id::last>;
+  template <auto Id>
+  static constexpr bool takes =
+      detail::id_list<param_id::first, param_id::last, param_id::stride, param_id::tag>::contains<Id>;
+};
+}  // namespace nampi::call
 
 namespace nampi {
 namespace detail {
@@ -97,26 +109,13 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   }
 
   // first, last, stride and tag from named arguments, checked against a communicator of
-  // `size`; `tag` where none is given.
+  // `size`; `tag` where none is given. Misuse is the one error of the generic check.
   template <typename... Args>
   static spec spec_of(int tag, const Args&... args) {
     using namespace detail;
-    static_assert(all_named<std::remove_cvref_t<Args>...>,
-                  "nampi: range: every argument must be a named parameter: first(f), last(l), "
-                  "stride(s), tag(t)");
-    static_assert(has_param<param_id::first, Args...>,
-                  "nampi: range: missing required parameter 'first'");
-    static_assert(has_param<param_id::last, Args...>,
-                  "nampi: range: missing required parameter 'last'");
-    static_assert(((is_param<param_id::first, Args>() || is_param<param_id::last, Args>() ||
-                    is_param<param_id::stride, Args>() || is_param<param_id::tag, Args>()) &&
-                   ...),
-                  "nampi: range: takes only the parameters first, last, stride and tag");
-    static_assert(
-        count_of<param_id::first, Args...> <= 1 && count_of<param_id::last, Args...> <= 1 &&
-            count_of<param_id::stride, Args...> <= 1 && count_of<param_id::tag, Args...> <= 1,
-        "nampi: range: a parameter given more than once");
-    if constexpr (has_param<param_id::first, Args...> && has_param<param_id::last, Args...>) {
+    if constexpr (!check_call<call::range, std::remove_cvref_t<Args>...>()) {
+      return {0, 0, 1, tag};
+    } else {
       int stride = 1;
       if constexpr (has_param<param_id::stride, Args...>)
         stride = static_cast<int>(get_param<param_id::stride>(args...).value);
@@ -124,8 +123,6 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
         tag = static_cast<int>(get_param<param_id::tag>(args...).value);
       return {static_cast<int>(get_param<param_id::first>(args...).value),
               static_cast<int>(get_param<param_id::last>(args...).value), stride, tag};
-    } else {
-      return {0, 0, 1, tag};
     }
   }
 
