@@ -130,7 +130,7 @@ def plugin_view(plugin: Plugin) -> dict:
         **_about(plugin),
         "parameters": list(plugin.parameters.values()),
         # What the checks use beyond parameter.hpp and taken.hpp.
-        "includes": ["nampi/op_checks.hpp"] if any(c.element for c in plugin.calls) else [],
+        "includes": ["nampi/detail/op_checks.hpp"] if any(c.element for c in plugin.calls) else [],
         "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
         "calls": [
             {

@@ -42,9 +42,9 @@
 #include <utility>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/taken.hpp"
 #include "nampi/generated/keep_plugins.hpp"
 #include "nampi/parameter.hpp"
-#include "nampi/taken.hpp"
 
 namespace nampi {
 

@@ -14,9 +14,9 @@
 #include <mpi.h>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/range/collectives.hpp"
+#include "nampi/detail/range/point_to_point.hpp"
 #include "nampi/generated/backends.hpp"
-#include "nampi/range/collectives.hpp"
-#include "nampi/range/point_to_point.hpp"
 
 namespace nampi {
 namespace detail {
