@@ -86,7 +86,7 @@ def available_bases(record: Availability, functions: dict[str, MpiFunction]) -> 
 
 def render_config_fallback(env, records: list[Availability]) -> str:
     """generated/include/nampi/generated/config_fallback.h: NAMPI_HAVE_<FUNCTION> for the
-    functions that every measured MPI provides, which nampi/configuration.hpp uses where the
+    functions that every measured MPI provides, which nampi/detail/configuration.hpp uses where the
     configure-time probe (nampi/config.h) is absent."""
     common = frozenset.intersection(*(r.functions for r in records)) if records else frozenset()
     return env.get_template("config_fallback.h.j2").render(

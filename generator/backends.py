@@ -108,7 +108,7 @@ def backends_view(backends: list[Backend], bindings: list[Binding], mpi_function
 
 def tag_checks(backends: list[Backend], binding: Binding, form, mpi_functions: dict, tag: str, label: str) -> list[dict]:
     """A tag given to a call that takes none, on a communicator type whose calls take their tag
-    where it is made (a range's collectives; the type says so: nampi/taken.hpp tag_at_creation):
+    where it is made (a range's collectives; the type says so: nampi/detail/check_call.hpp tag_at_creation):
     one message saying where it goes. The generic check becomes check_call_but, which lets this
     tag pass there, so there is no second message."""
     if any(p.name == "tag" for p in form.params):

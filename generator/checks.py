@@ -118,7 +118,7 @@ def checks(binding: Binding, form: Form) -> list[dict]:
 
 
 def generic_check(tag: str) -> dict:
-    """The check every call makes of its arguments against its tag (nampi/taken.hpp): all
+    """The check every call makes of its arguments against its tag (nampi/detail/check_call.hpp): all
     named, the required ones given, none twice, none it does not take. Its diagnostics name
     the call and the parameter themselves, so it has no message here."""
     return {"cond": f"nampi::detail::check_call<{tag}, Args...>()", "msg": None, "generic": True}
@@ -187,7 +187,7 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
 
 
 def buffer_checks(form: Form, label: str) -> list[dict]:
-    """Each data buffer's argument is one MPI can use (nampi/buffer_kind.hpp): contiguous, of
+    """Each data buffer's argument is one MPI can use (nampi/detail/buffer_kind.hpp): contiguous, of
     elements with a datatype, and not const where MPI writes into it. Each misuse is one message
     naming the call and the parameter, with the way out the README gives."""
     out = []
@@ -258,7 +258,7 @@ def element_checks(form: Form, label: str) -> list[dict]:
 
 
 def op_checks(element_id: str, label: str) -> list[dict]:
-    """A user op fits the elements of buffer `element_id` (nampi/op_checks.hpp): it takes them as
+    """A user op fits the elements of buffer `element_id` (nampi/detail/op_checks.hpp): it takes them as
     they are, can be called on two and returns what they can hold. Each static_assert names
     the condition itself (`asserted`), so that the compiler's note names the two types."""
     args = f"<{element_id}, Args...>"

@@ -87,5 +87,5 @@ def check_block_builder(root: Path, name: str, base: str, entry: dict) -> None:
         raise SpecError(
             where_of(entry, "large_count_fallback"),
             f"{name}: large_count_fallback 'alltoallw' needs nampi::detail::{base}_blocks(ctx, ...) in "
-            "runtime/include/nampi/large_count_alltoallw.hpp",
+            "runtime/include/nampi/detail/large_count_alltoallw.hpp",
         )

@@ -34,7 +34,7 @@ def _slot(p: FormParam, returns_before_completion: bool, per_rank: bool = False,
 
 
 def _policy(p: FormParam) -> str:
-    """The resize policy a slot takes when the caller names none (nampi/slot.hpp:
+    """The resize policy a slot takes when the caller names none (nampi/detail/slot.hpp:
     policy_unless_given for one that a given count turns into grow_only)."""
     count = p.grows_only_if_given()
     if count is None:

@@ -107,7 +107,7 @@ def load_plugins(root: Path, core_parameters: dict[str, Parameter], core_calls: 
 
 def _checks(call: PluginCall) -> list[dict]:
     """The generic check a core call has for its arguments (its diagnostics name the call and
-    the parameter: nampi/taken.hpp), and the op's where the call combines elements."""
+    the parameter: nampi/detail/check_call.hpp), and the op's where the call combines elements."""
     out = [generic_check(f"nampi::call::{call.name}")]
     if call.element:
         out += op_checks(call.element, call.said)
@@ -124,7 +124,7 @@ def plugin_view(plugin: Plugin) -> dict:
         **_about(plugin),
         "parameters": list(plugin.parameters.values()),
         # What the checks use beyond parameter.hpp and taken.hpp.
-        "includes": ["nampi/op_checks.hpp"] if any(c.element for c in plugin.calls) else [],
+        "includes": ["nampi/detail/op_checks.hpp"] if any(c.element for c in plugin.calls) else [],
         "factories": factories(plugin.parameters, plugin.id_enum, plugin.source),
         "calls": [
             {

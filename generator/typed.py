@@ -23,11 +23,11 @@ Each C parameter becomes one of (first rule that applies, by C type, direction a
   anything else                 passed through with its C type ("raw": buffers, strings in,
                                 callbacks, tool handles, argv arrays)
 Callbacks whose typedef has `typed.callable` also get an overload taking a C++ callable
-(runtime/include/nampi/mpi/callables.hpp): one overload per such parameter taking a capture-free
+(runtime/include/nampi/detail/mpi/callables.hpp): one overload per such parameter taking a capture-free
 callable, or, where the typedef names its `typed.state` parameter (extra_state), one overload
 taking all of the function's callbacks at once, with captures allowed: the function's own
 EXTRA_STATE parameter disappears, and nampi passes the callables' state object there instead
-(runtime/include/nampi/mpi/callable_state.hpp decides who owns it). A function whose entry says
+(runtime/include/nampi/detail/mpi/callable_state.hpp decides who owns it). A function whose entry says
 `typed.skip`, or that has C varargs, gets no wrapper; the reason is recorded in the output.
 
 Large count: the `_c` twin is mapped the same way. It becomes an overload of the same name if

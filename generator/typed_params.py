@@ -43,7 +43,7 @@ def static_check(condition: str, message: str) -> dict:
 
 
 def _narrow(to: str, expr: str, fn: str, what: str, into: str = "without_c") -> str:
-    """`expr` narrowed to `to` (nampi/narrow.hpp, nampi::mpi::count_error if it does not fit)."""
+    """`expr` narrowed to `to` (nampi/detail/narrow.hpp, nampi::mpi::count_error if it does not fit)."""
     return f'nampi::detail::narrow<{to}, {NS}::count_error>({expr}, "{fn}", "{what}", {NS}::detail::{into})'
 
 

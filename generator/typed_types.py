@@ -13,7 +13,7 @@ from .mpi_spec import MpiFunction, MpiParam, split_c_type
 NS = "nampi::mpi"
 
 
-# C handle type -> strong handle type name in nampi::mpi (runtime/include/nampi/mpi/handles.hpp).
+# C handle type -> strong handle type name in nampi::mpi (runtime/include/nampi/detail/mpi/handles.hpp).
 HANDLES = {
     "MPI_Comm": "comm",
     "MPI_Group": "group",

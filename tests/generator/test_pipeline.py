@@ -177,7 +177,7 @@ def test_grows_only_if_given_names_an_argument_of_its_rule(root: Path, capsys):
 def test_converter_the_runtime_does_not_define(root: Path, capsys):
     # The runtime renamed what `to_mpi: weights` names: the error points at the first parameter
     # converted that way.
-    slot = root / "runtime/include/nampi/slot.hpp"
+    slot = root / "runtime/include/nampi/detail/slot.hpp"
     slot.write_text(slot.read_text().replace("to_mpi_weights(", "to_mpi_edge_weights("))
     text = (root / PARAMETERS).read_text()
     line = next(i + 1 for i, l in enumerate(text.splitlines()) if l.strip() == "to_mpi: weights")
@@ -192,8 +192,8 @@ def _backends_line(root: Path, entry: str) -> int:
 
 
 def test_backend_function_the_runtime_does_not_implement(root: Path, capsys):
-    # The range backend lists MPI_Scan, but runtime/include/nampi/range/ lost its version.
-    collectives = root / "runtime/include/nampi/range/collectives.hpp"
+    # The range backend lists MPI_Scan, but runtime/include/nampi/detail/range/ lost its version.
+    collectives = root / "runtime/include/nampi/detail/range/collectives.hpp"
     collectives.write_text(collectives.read_text().replace("struct range_backend<MPI_Scan>", "struct range_backend_scan"))
     line = _backends_line(root, "MPI_Scan")
     assert_spec_error(root, capsys, BACKENDS, line, "range: 'MPI_Scan' needs nampi::detail::range_backend<MPI_Scan>")
@@ -222,7 +222,7 @@ def test_backend_calls_follow_the_functions(snapshot: Path):
 
 
 def test_block_builder_the_runtime_does_not_define(root: Path, capsys):
-    builders = root / "runtime/include/nampi/large_count_alltoallw.hpp"
+    builders = root / "runtime/include/nampi/detail/large_count_alltoallw.hpp"
     builders.write_text(builders.read_text().replace("alltoallv_blocks(", "alltoallv_block_list("))
     line = find_line((root / COLLECTIVES).read_text(), "alltoallv", r"^\s+large_count_fallback: alltoallw")
     assert_spec_error(root, capsys, COLLECTIVES, line,
@@ -593,7 +593,7 @@ def built() -> dict[str, str]:
 
 def test_allgatherv_header_checks_and_source_comment(built):
     header = built["include/nampi/generated/collectives.hpp"]
-    # The tag lists what the form requires; the one generic check reads it (nampi/taken.hpp).
+    # The tag lists what the form requires; the one generic check reads it (nampi/detail/check_call.hpp).
     tag = header.split("struct allgatherv {", 1)[1].split("};", 1)[0]
     assert "using required = nampi::detail::id_list<nampi::param_id::send_buf>;" in tag
     # A range call's tag is reported by a check of its own (spec/backends.yaml
@@ -609,7 +609,7 @@ def test_allgatherv_header_checks_and_source_comment(built):
 def test_every_parameter_has_a_check_and_a_doc_line(built, spec):
     """The Doxygen list, the list of parameters a call takes and the compile-time checks come
     from the same YAML lines; a parameter the call does not take is left out of its tag (the
-    error names the tag and the parameter: nampi/taken.hpp)."""
+    error names the tag and the parameter: nampi/detail/check_call.hpp)."""
     binding = _binding(spec, "allgatherv")
     header = built[f"include/nampi/generated/{binding.group}.hpp"]
     accepted = {p.name for p in binding.regular.params}
@@ -938,7 +938,7 @@ def test_serialized_per_rank_checks_and_rules(spec):
     assert slots[0].startswith("auto send_buf = nampi::detail::resolve<nampi::param_id::send_buf, nampi::detail::serialized_per_rank,")
 
     alltoallv = _binding(spec, "alltoallv")
-    # Required, unless a serialized buffer computes it: the tag says so (nampi/taken.hpp).
+    # Required, unless a serialized buffer computes it: the tag says so (nampi/detail/check_call.hpp).
     tag = tag_view(alltoallv, alltoallv.regular)
     assert "nampi::param_id::send_counts" in tag["required"]
     assert "nampi::param_id::send_counts" in tag["computed_when_serialized"]

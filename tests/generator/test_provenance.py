@@ -72,7 +72,7 @@ example_unit:
 
 def test_adding_parameters_leaves_the_call_headers_alone(tmp_path):
     """Each call form lists the parameters it takes; the parameters it does not take are
-    checked once, against that list (nampi/taken.hpp), so a new parameter that no call takes
+    checked once, against that list (nampi/detail/check_call.hpp), so a new parameter that no call takes
     changes only parameters.hpp."""
     _copy_inputs(tmp_path)
     before = build(tmp_path)

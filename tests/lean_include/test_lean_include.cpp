@@ -6,11 +6,11 @@
 #include <nampi/environment.hpp>
 
 // nampi takes the few names it needs of the standard's heavier headers from their parts
-// (nampi/std_parts.hpp): in C++20 <algorithm> alone is a tenth of an include-only unit's
+// (nampi/detail/std_parts.hpp): in C++20 <algorithm> alone is a tenth of an include-only unit's
 // compile (own_context.hpp once included it).
 #if defined(__GLIBCXX__) && (defined(_GLIBCXX_ALGORITHM) || defined(_GLIBCXX_FUNCTIONAL) || \
                              defined(_GLIBCXX_MUTEX))
-#error "nampi's headers include <algorithm>, <functional> or <mutex>: use nampi/std_parts.hpp"
+#error "nampi's headers include <algorithm>, <functional> or <mutex>: use nampi/detail/std_parts.hpp"
 #endif
 
 #include <cstdio>

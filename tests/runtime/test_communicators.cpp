@@ -96,7 +96,7 @@ TEST_CASE("idup into a caller's communicator; a result destroyed unread frees it
   {
     auto unread = comm.idup();
   }  // its destructor waits; the duplicate is freed, never adopted, and so is the one the
-     // call started beside it for nampi's own context (nampi/own_context.hpp)
+     // call started beside it for nampi's own context (nampi/detail/own_context.hpp)
   CHECK(nampi_pmpi_count(nampi_pmpi_index("MPI_Comm_idup")) == 2);
   CHECK(nampi_pmpi_count(nampi_pmpi_index("MPI_Comm_free")) == 2);
   CHECK(nampi_pmpi_count(nampi_pmpi_index("MPI_Comm_rank")) == 0);

@@ -1,4 +1,4 @@
-// nampi's own messages never meet the program's (nampi/own_context.hpp): range collectives,
+// nampi's own messages never meet the program's (nampi/detail/own_context.hpp): range collectives,
 // janus_sort and the sparse all-to-all run while the program has a wildcard receive pending
 // (and an iprobe loop polling) on the same communicator, and while the program's messages
 // with every tag nampi used to reserve on it (32000-32383, 32750-32767) are in flight; data and

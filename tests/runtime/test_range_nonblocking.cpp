@@ -1,4 +1,4 @@
-// Nonblocking calls on range communicators (nampi/range/request.hpp): their results own the
+// Nonblocking calls on range communicators (nampi/detail/range/request.hpp): their results own the
 // buffers as on a communicator, and their wait() and test() drive the algorithm. Checked:
 // collectives on overlapping ranges in flight at once (each range with its own tag), results
 // completed by test() loops and in another order than started, wildcard receives, a result

@@ -1,4 +1,4 @@
-// Callables, one per adapter in nampi/mpi/callables.hpp, with which the
+// Callables, one per adapter in nampi/detail/mpi/callables.hpp, with which the
 // generated compile test (generated/tests/test_typed_signatures.cpp)
 // instantiates every callable overload of the typed layer. Those of adapters
 // with state carry a capture-like member, as a lambda with captures would.
@@ -7,7 +7,7 @@
 #include <mpi.h>
 #include <nampi/config.h>
 
-#include <nampi/mpi/handles.hpp>
+#include <nampi/detail/mpi/handles.hpp>
 #include <optional>
 
 namespace nampi_test::typed_callables {

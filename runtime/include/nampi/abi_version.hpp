@@ -12,7 +12,7 @@
 
 #include <optional>
 
-#include "nampi/configuration.hpp"
+#include "nampi/detail/configuration.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi {

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <utility>
 
-#include "nampi/call_support.hpp"
+#include "nampi/detail/call_support.hpp"
+#include "nampi/detail/mpi/handles.hpp"
+#include "nampi/detail/own_context.hpp"
 #include "nampi/generated/all_calls.hpp"
-#include "nampi/mpi/handles.hpp"
-#include "nampi/own_context.hpp"
 
 namespace nampi {
 
@@ -35,7 +35,7 @@ class Communicator : public generated::all_calls<Communicator> {
   // that calls never ask MPI for them again. MPI_COMM_NULL gives a null
   // communicator (is_null()), as the ranks a new communicator leaves out get:
   // MPI cannot tell its rank and size.
-  // Its own context (nampi/own_context.hpp) is looked up too: none for MPI_COMM_WORLD, one
+  // Its own context (nampi/detail/own_context.hpp) is looked up too: none for MPI_COMM_WORLD, one
   // MPI_Comm_get_attr for another communicator (none if nampi made no context yet).
   explicit Communicator(MPI_Comm comm) : comm_(comm) {
     if (comm_ == MPI_COMM_NULL)
@@ -104,7 +104,7 @@ class Communicator : public generated::all_calls<Communicator> {
     return {call, comm_, rank_, size_};
   }
 
-  // nampi's own context of this communicator (nampi/own_context.hpp), or nullptr where it
+  // nampi's own context of this communicator (nampi/detail/own_context.hpp), or nullptr where it
   // has none (a communicator made without nampi).
   detail::own_context* own_context() const noexcept { return context_; }
 
@@ -232,7 +232,7 @@ class OwnedCommunicator : public Communicator {
 
  private:
   // Frees the communicator with MPI_Comm_free unless it is null, predefined or
-  // died with MPI_Finalize (nampi/mpi/handles.hpp); this object's rank and size
+  // died with MPI_Finalize (nampi/detail/mpi/handles.hpp); this object's rank and size
   // are only a view of it.
   mpi::unique_comm owner_;
   MPI_Comm pending_ = MPI_COMM_NULL;  // written by MPI, not adopted yet (pending_handle)

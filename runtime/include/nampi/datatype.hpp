@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "nampi/detail/mpi/handles.hpp"
+#include "nampi/detail/narrow.hpp"
+#include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
-#include "nampi/mpi/handles.hpp"
-#include "nampi/narrow.hpp"
-#include "nampi/std_parts.hpp"
 
 namespace nampi {
 namespace detail {

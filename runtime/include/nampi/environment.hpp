@@ -3,9 +3,9 @@
 
 #include <mpi.h>
 
+#include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
-#include "nampi/own_context.hpp"
 #include "nampi/types.hpp"
 
 namespace nampi {
@@ -88,7 +88,7 @@ class Environment {
       detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF,
                        MPI_ERRORS_RETURN);
     }
-    // nampi's own context of MPI_COMM_WORLD (nampi/own_context.hpp): one MPI_Comm_dup, here
+    // nampi's own context of MPI_COMM_WORLD (nampi/detail/own_context.hpp): one MPI_Comm_dup, here
     // where every process is anyway; range collectives and nampi's algorithms send on it.
     detail::make_own_context(MPI_COMM_WORLD);
   }

@@ -7,9 +7,9 @@
 
 #include <mpi.h>
 
-#include "nampi/call_support.hpp"
+#include "nampi/detail/call_support.hpp"
+#include "nampi/detail/mpi/handles.hpp"
 #include "nampi/generated/files.hpp"
-#include "nampi/mpi/handles.hpp"
 
 namespace nampi {
 

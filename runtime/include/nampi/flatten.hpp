@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "nampi/contiguous.hpp"
+#include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/narrow.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
-#include "nampi/narrow.hpp"
 
 namespace nampi {
 

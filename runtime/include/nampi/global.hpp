@@ -8,7 +8,7 @@
 //   nampi::Communicator atm = u.connect("atmosphere");
 #pragma once
 
-#include "nampi/global/set_directory.hpp"
-#include "nampi/global/set_entry.hpp"
-#include "nampi/global/uid.hpp"
-#include "nampi/global/universe.hpp"
+#include "nampi/detail/global/set_directory.hpp"
+#include "nampi/detail/global/set_entry.hpp"
+#include "nampi/detail/global/uid.hpp"
+#include "nampi/detail/global/universe.hpp"

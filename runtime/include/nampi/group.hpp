@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/deferred.hpp"
+#include "nampi/detail/deferred.hpp"
+#include "nampi/detail/mpi/handles.hpp"
 #include "nampi/mpi/communicators.hpp"
-#include "nampi/mpi/handles.hpp"
 
 namespace nampi {
 

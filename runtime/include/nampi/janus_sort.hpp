@@ -10,12 +10,12 @@
 // partition (less, equal, greater; the equal ones are already in place, so each half is smaller
 // and all-equal inputs end at once), positions by the range's exscan and allreduce, and each
 // element sent to the owner of its position. A task of one rank sorts locally. Each task is
-// a coroutine (nampi/range/task.hpp) whose communication is all nonblocking (the range's
+// a coroutine (nampi/detail/range/task.hpp) whose communication is all nonblocking (the range's
 // iallgather, iexscan, iallreduce and probes), so a janus rank runs its two tasks at once,
 // as in RBC: neither half waits for the other's progress at a janus rank.
 //
 // Messages: all of them, the tasks' collectives and the element messages, go on nampi's own
-// context of the communicator (nampi/own_context.hpp), so none meets a message of the program.
+// context of the communicator (nampi/detail/own_context.hpp), so none meets a message of the program.
 // The element messages use its tags 6 * (depth % 64) + 3 * last + class (own_tags::janus_first
 // on; the range collectives' tags lie above own_tags::collective_tags_begin). `last`: whether the receiver is the last rank of the task. At one depth the tasks
 // cover disjoint positions, so two of them that share a rank share only that one, which is

@@ -29,10 +29,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "nampi/call_state.hpp"
+#include "nampi/detail/call_state.hpp"
+#include "nampi/detail/slot.hpp"
 #include "nampi/error.hpp"
 #include "nampi/result.hpp"
-#include "nampi/slot.hpp"
 
 namespace nampi {
 namespace detail {

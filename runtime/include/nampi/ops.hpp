@@ -8,10 +8,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/std_parts.hpp"
+#include "nampi/detail/user_ops.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
-#include "nampi/std_parts.hpp"
-#include "nampi/user_ops.hpp"
 
 namespace nampi {
 namespace ops {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "nampi/contiguous.hpp"
-#include "nampi/pack.hpp"
+#include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/pack.hpp"
 
 namespace nampi {
 

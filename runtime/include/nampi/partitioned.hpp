@@ -27,10 +27,10 @@
 #include <type_traits>
 #include <utility>
 
-#include "nampi/configuration.hpp"
+#include "nampi/detail/configuration.hpp"
+#include "nampi/detail/infer.hpp"
+#include "nampi/detail/narrow.hpp"
 #include "nampi/error.hpp"
-#include "nampi/infer.hpp"
-#include "nampi/narrow.hpp"
 #include "nampi/persistent.hpp"
 #include "nampi/types.hpp"
 

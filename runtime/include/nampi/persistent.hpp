@@ -17,10 +17,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/slot.hpp"
 #include "nampi/error.hpp"
 #include "nampi/nonblocking.hpp"
 #include "nampi/result.hpp"
-#include "nampi/slot.hpp"
 
 namespace nampi {
 namespace detail {

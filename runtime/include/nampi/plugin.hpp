@@ -42,9 +42,9 @@
 #include <utility>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/check_call.hpp"
 #include "nampi/generated/keep_plugins.hpp"
 #include "nampi/parameter.hpp"
-#include "nampi/taken.hpp"
 
 namespace nampi {
 
@@ -142,7 +142,7 @@ struct call_taking {
 using failed_call = detail::failed_call;
 
 // Whether the arguments fit Call: all named, the required ones given, none twice, none Call
-// does not take. Else one error naming Call and the parameter (nampi/taken.hpp), as for
+// does not take. Else one error naming Call and the parameter (nampi/detail/check_call.hpp), as for
 // nampi's own calls.
 template <typename Call, typename... Args>
 constexpr bool accepts() {

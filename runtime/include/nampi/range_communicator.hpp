@@ -3,8 +3,8 @@
 // It has the calls of its backend (spec/backends.yaml: point-to-point, probes and the
 // collectives, blocking and nonblocking) with the same names, parameters and inference as
 // nampi::Communicator; they run as point-to-point messages on the parent communicator
-// (nampi/range/): point-to-point calls on the parent itself, collectives on nampi's own
-// context of the parent (nampi/own_context.hpp), where no message of the program can meet
+// (nampi/detail/range/): point-to-point calls on the parent itself, collectives on nampi's own
+// context of the parent (nampi/detail/own_context.hpp), where no message of the program can meet
 // theirs. Each collective has tags of its own there (range/collective_start.hpp), so
 // nonblocking collectives on one range or on ranges that share processes can be in flight at
 // once and be completed in any order; tag(t) makes a range's tags differ from another's of the
@@ -14,12 +14,12 @@
 #include <mpi.h>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/range/collectives.hpp"
+#include "nampi/detail/range/point_to_point.hpp"
+#include "nampi/detail/check_call.hpp"
 #include "nampi/generated/backends.hpp"
-#include "nampi/range/collectives.hpp"
-#include "nampi/range/point_to_point.hpp"
-#include "nampi/taken.hpp"
 
-// comm.range(...)'s tag for the generic check of its arguments (nampi/taken.hpp).
+// comm.range(...)'s tag for the generic check of its arguments (nampi/detail/check_call.hpp).
 namespace nampi::call {
 struct range {
   static constexpr bool in_place = false;
@@ -76,7 +76,7 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   template <typename Call>
   static constexpr bool provides = generated::backends::range_has<Call>;
   // Its collectives take no tag(t): the range's own (range(..., tag(t))) with a sequence number
-  // gives each one its tags (nampi/taken.hpp, spec/backends.yaml tag_at_creation).
+  // gives each one its tags (nampi/detail/check_call.hpp, spec/backends.yaml tag_at_creation).
   static constexpr bool tag_at_creation = true;
 
   // What the inference rules and the backend need to know of a call (range/handle.hpp).

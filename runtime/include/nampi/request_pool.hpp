@@ -52,12 +52,12 @@
 #include <utility>
 #include <vector>
 
-#include "nampi/deferred.hpp"
+#include "nampi/detail/deferred.hpp"
+#include "nampi/detail/mpi/handles.hpp"
+#include "nampi/detail/pool_operation.hpp"
+#include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
-#include "nampi/mpi/handles.hpp"
 #include "nampi/nonblocking.hpp"
-#include "nampi/pool_operation.hpp"
-#include "nampi/std_parts.hpp"
 
 namespace nampi {
 

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "nampi/pack.hpp"
+#include "nampi/detail/pack.hpp"
 #include "nampi/parameter.hpp"
 
 namespace nampi {

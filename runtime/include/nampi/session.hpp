@@ -14,14 +14,14 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/configuration.hpp"
-#include "nampi/deferred.hpp"
+#include "nampi/detail/configuration.hpp"
+#include "nampi/detail/deferred.hpp"
+#include "nampi/detail/mpi/handles.hpp"
+#include "nampi/detail/std_parts.hpp"
 #include "nampi/group.hpp"
 #include "nampi/mpi/communicators.hpp"
-#include "nampi/mpi/handles.hpp"
 #include "nampi/mpi/info.hpp"
 #include "nampi/mpi/process.hpp"
-#include "nampi/std_parts.hpp"
 
 #if defined(NAMPI_HAVE_MPI_SESSION_INIT) && defined(NAMPI_HAVE_MPI_SESSION_FINALIZE) && \
     defined(NAMPI_HAVE_MPI_SESSION_GET_NUM_PSETS) &&                                    \

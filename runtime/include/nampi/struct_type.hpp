@@ -12,10 +12,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/handle_registry.hpp"
+#include "nampi/detail/reflection.hpp"
+#include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
-#include "nampi/handle_registry.hpp"
-#include "nampi/reflection.hpp"
-#include "nampi/std_parts.hpp"
 
 namespace nampi {
 

@@ -7,8 +7,8 @@
 
 #include <string>
 
+#include "nampi/detail/infer.hpp"
 #include "nampi/error.hpp"
-#include "nampi/infer.hpp"
 
 namespace nampi {
 

@@ -21,9 +21,9 @@
 #include <utility>
 #include <vector>
 
+#include "nampi/detail/handle_registry.hpp"
+#include "nampi/detail/mpi/smpi_datatypes.hpp"
 #include "nampi/error.hpp"
-#include "nampi/handle_registry.hpp"
-#include "nampi/mpi/smpi_datatypes.hpp"
 #include "nampi/struct_type.hpp"
 
 namespace nampi {

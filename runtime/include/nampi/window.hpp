@@ -12,9 +12,9 @@
 #include <span>
 #include <utility>
 
-#include "nampi/call_support.hpp"
+#include "nampi/detail/call_support.hpp"
+#include "nampi/detail/mpi/handles.hpp"
 #include "nampi/generated/windows.hpp"
-#include "nampi/mpi/handles.hpp"
 #include "nampi/window_epochs.hpp"
 
 namespace nampi {

@@ -27,13 +27,13 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/contiguous.hpp"
+#include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/narrow.hpp"
+#include "nampi/detail/slot.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/grid_alltoall.hpp"
-#include "nampi/narrow.hpp"
 #include "nampi/plugin.hpp"
 #include "nampi/result.hpp"
-#include "nampi/slot.hpp"
 
 namespace nampi {
 namespace detail::grid {

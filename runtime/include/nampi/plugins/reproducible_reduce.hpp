@@ -20,10 +20,10 @@
 #include <type_traits>
 #include <vector>
 
-#include "nampi/contiguous.hpp"
+#include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/narrow.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/reproducible_reduce.hpp"
-#include "nampi/narrow.hpp"
 #include "nampi/plugin.hpp"
 
 namespace nampi {

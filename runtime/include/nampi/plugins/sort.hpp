@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "nampi/narrow.hpp"
+#include "nampi/detail/narrow.hpp"
 #include "nampi/plugin.hpp"
 
 namespace nampi {

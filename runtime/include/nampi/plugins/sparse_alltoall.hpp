@@ -9,7 +9,7 @@
 // been matched, so the exchange is over. No O(p) array, no counts exchanged: a rank's cost
 // follows the messages it sends and receives. Empty messages are not sent.
 //
-// Its messages go on nampi's own context of the communicator (nampi/own_context.hpp), where
+// Its messages go on nampi's own context of the communicator (nampi/detail/own_context.hpp), where
 // no message of the program meets them, on two tags, one call the one, the next call the
 // other: a rank that has
 // left a call's barrier may already send the next call's messages to a rank that still
@@ -33,11 +33,11 @@
 #include <utility>
 #include <vector>
 
-#include "nampi/contiguous.hpp"
+#include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/narrow.hpp"
+#include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/sparse_alltoall.hpp"
-#include "nampi/narrow.hpp"
-#include "nampi/own_context.hpp"
 #include "nampi/plugin.hpp"
 #include "nampi/types.hpp"
 

@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "nampi/communicator.hpp"
-#include "nampi/configuration.hpp"
+#include "nampi/detail/configuration.hpp"
 #include "nampi/error.hpp"
 #include "nampi/group.hpp"
 #include "nampi/mpi/environment.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <utility>
 
-#include "nampi/call_state.hpp"
+#include "nampi/detail/call_state.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::plugins {

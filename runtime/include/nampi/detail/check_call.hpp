@@ -1,0 +1,181 @@
+// The check every call makes of its arguments, one for all calls: a call form's tag
+// (nampi::call::<name>, generated beside the call; a plugin's or a range's declared by hand)
+// lists the parameters the form requires and takes, and check_call<Tag, Pass, Args...>()
+// reports the first of, in this order:
+//   an argument that is not a named parameter     nampi::error::argument_is_not_a_named_parameter
+//   a required parameter not given                nampi::error::missing_required_parameter
+//   a parameter given twice                       nampi::error::parameter_given_more_than_once
+//   a parameter the form does not take            nampi::error::call_does_not_take_parameter
+//   ... or ignores, in place                      nampi::error::in_place_call_ignores_parameter
+// Each is one error whose own line names the call and the parameter: GCC prints
+//   error: invalid use of incomplete type 'struct nampi::error::missing_required_parameter<
+//          nampi::call::send, nampi::param_id::dest>'
+// (Clang: "implicit instantiation of undefined template ..."). Why not a static_assert: until
+// C++26 its message is a literal, so a message naming both would take one literal per call and
+// parameter (there were about 1,700), which every unit paid to parse; a literal per parameter
+// cannot name the call. The compiler builds a type's name from the call's tag and the id.
+//
+// A tag: `static constexpr bool in_place`, `template <auto Id> static constexpr bool takes`,
+// and where it has them `using required = id_list<...>` and `using computed_when_serialized =
+// id_list<...>` (required ones a serialized buffer computes: not required with one).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "nampi/detail/pack.hpp"
+#include "nampi/parameter.hpp"
+
+// Never defined: their names are the message (see above).
+namespace nampi::error {
+// nampi: the argument at this position (from 1) of the call is not a named parameter such as
+// send_buf(x); the third argument is its type.
+template <typename Call, std::size_t Position, typename Argument>
+struct argument_is_not_a_named_parameter;
+// nampi: the call requires this parameter, which is missing.
+template <typename Call, auto Parameter>
+struct missing_required_parameter;
+// nampi: this parameter is given to the call more than once.
+template <typename Call, auto Parameter>
+struct parameter_given_more_than_once;
+// nampi: the call (the first argument) does not take this parameter (the second).
+template <typename Call, auto Parameter>
+struct call_does_not_take_parameter;
+// nampi: in place (with send_recv_buf), the call (the first argument) ignores this parameter
+// (the second): give the buffers as send_recv_buf only.
+template <typename Call, auto Parameter>
+struct in_place_call_ignores_parameter;
+}  // namespace nampi::error
+
+namespace nampi::detail {
+
+// Instantiating one of these is the error: an incomplete base.
+template <typename Call, std::size_t Position, typename Argument>
+struct not_named : error::argument_is_not_a_named_parameter<Call, Position, Argument> {
+  static constexpr bool value = false;
+};
+template <typename Call, auto Id>
+struct missing : error::missing_required_parameter<Call, Id> {
+  static constexpr bool value = false;
+};
+template <typename Call, auto Id>
+struct given_twice : error::parameter_given_more_than_once<Call, Id> {
+  static constexpr bool value = false;
+};
+template <typename Call, auto Id>
+struct not_taken : error::call_does_not_take_parameter<Call, Id> {
+  static constexpr bool value = false;
+};
+template <typename Call, auto Id>
+struct ignored_in_place : error::in_place_call_ignores_parameter<Call, Id> {
+  static constexpr bool value = false;
+};
+
+// A communicator type that takes its calls' tag where it is made, not in the calls (a range:
+// `static constexpr bool tag_at_creation = true;`; spec/backends.yaml tag_at_creation).
+template <typename Comm>
+inline constexpr bool tag_at_creation = requires { requires Comm::tag_at_creation; };
+
+// The position of the first false flag (the last flag is false).
+template <std::size_t N>
+constexpr std::size_t first_false(const bool (&flags)[N]) {
+  std::size_t i = 0;
+  while (flags[i]) ++i;
+  return i;
+}
+
+// Call's required parameters, and those a serialized buffer computes (empty where it has none).
+template <typename Call>
+struct required_of {
+  using type = id_list<>;
+};
+template <typename Call>
+  requires requires { typename Call::required; }
+struct required_of<Call> {
+  using type = typename Call::required;
+};
+template <typename Call>
+struct computed_when_serialized_of {
+  using type = id_list<>;
+};
+template <typename Call>
+  requires requires { typename Call::computed_when_serialized; }
+struct computed_when_serialized_of<Call> {
+  using type = typename Call::computed_when_serialized;
+};
+
+// Required parameter Id is given, or computed from a serialized buffer among Args.
+template <typename Call, auto Id, typename... Args>
+constexpr bool required_given() {
+  if constexpr (has_param<Id, Args...>)
+    return true;
+  else
+    return any_serialized<Args...> && computed_when_serialized_of<Call>::type::template contains<Id>;
+}
+
+// Every parameter of Required (an id_list) is given; else the first missing one's diagnostic.
+template <typename Call, typename Required, typename... Args>
+struct requirement;
+template <typename Call, auto... Ids, typename... Args>
+struct requirement<Call, id_list<Ids...>, Args...> {
+  static constexpr bool check() {
+    constexpr bool given[] = {required_given<Call, Ids, Args...>()..., false};
+    constexpr std::size_t first = first_false(given);
+    if constexpr (first == sizeof...(Ids))
+      return true;
+    else
+      return missing<Call, nth_t<first, std::integral_constant<decltype(Ids), Ids>...>::value>::value;
+  }
+};
+
+// Named argument Arg is one Call takes (or parameter Passed, where Pass: a tag on a range,
+// which the call's own check reports, saying where the tag goes).
+template <typename Call, auto Passed, bool Pass, typename Arg>
+constexpr bool taken() {
+  constexpr auto id = Arg::id;
+  return Call::template takes<id> || (Pass && same_id<id, Passed>());
+}
+
+// Named argument Arg, taken by Call, is not given again.
+template <typename Call, auto Passed, bool Pass, typename Arg, typename... Args>
+constexpr bool once() {
+  if constexpr (taken<Call, Passed, Pass, Arg>())
+    return count_of<Arg::id, Args...> <= 1;
+  else
+    return true;  // not taken: reported as such
+}
+
+template <std::size_t I, typename... Args>
+inline constexpr auto id_at = std::remove_cvref_t<nth_t<I, Args...>>::id;
+
+// The check of Call's arguments (Args: without cv or reference); false after its one error.
+template <typename Call, auto Passed, bool Pass, typename... Args>
+constexpr bool check_call_but() {
+  constexpr bool named[] = {is_named_v<Args>..., false};
+  constexpr std::size_t unnamed = first_false(named);
+  if constexpr (unnamed < sizeof...(Args)) {
+    return not_named<Call, unnamed + 1, nth_t<unnamed, Args...>>::value;
+  } else if constexpr (!requirement<Call, typename required_of<Call>::type, Args...>::check()) {
+    return false;
+  } else {
+    constexpr bool single[] = {once<Call, Passed, Pass, Args, Args...>()..., false};
+    constexpr std::size_t twice = first_false(single);
+    constexpr bool taken_at[] = {taken<Call, Passed, Pass, Args>()..., false};
+    constexpr std::size_t stray = first_false(taken_at);
+    if constexpr (twice < sizeof...(Args))
+      return given_twice<Call, id_at<twice, Args...>>::value;
+    else if constexpr (stray == sizeof...(Args))
+      return true;
+    else if constexpr (Call::in_place)
+      return ignored_in_place<Call, id_at<stray, Args...>>::value;
+    else
+      return not_taken<Call, id_at<stray, Args...>>::value;
+  }
+}
+
+template <typename Call, typename... Args>
+constexpr bool check_call() {
+  return check_call_but<Call, 0, false, Args...>();
+}
+
+}  // namespace nampi::detail

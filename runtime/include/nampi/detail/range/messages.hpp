@@ -1,0 +1,117 @@
+// Point-to-point messages on a range's parent communicator, for the range backend's
+// algorithms: any count (above INT_MAX as one element of a derived datatype,
+// nampi/detail/large_count.hpp), and the buffers they need.
+#pragma once
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "nampi/detail/large_count.hpp"
+#include "nampi/detail/range/handle.hpp"
+#include "nampi/detail/range/tags.hpp"
+#include "nampi/error.hpp"
+
+namespace nampi::detail::range_messages {
+
+inline void send(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                 MPI_Comm comm) {
+  const large_count_type t(count, type);
+  call_mpi("MPI_Send", MPI_Send, buf, t.count(), t.type(), dest, tag, comm);
+}
+
+inline void recv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                 MPI_Status* status = MPI_STATUS_IGNORE) {
+  const large_count_type t(count, type);
+  call_mpi("MPI_Recv", MPI_Recv, buf, t.count(), t.type(), source, tag, comm, status);
+}
+
+// One exchange: MPI_PROC_NULL on either side leaves that side out.
+inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype send_type, int dest,
+                     int send_tag, void* recv_buf, MPI_Count recv_count, MPI_Datatype recv_type,
+                     int source, int recv_tag, MPI_Comm comm,
+                     MPI_Status* status = MPI_STATUS_IGNORE) {
+  const large_count_type s(send_count, send_type);
+  const large_count_type r(recv_count, recv_type);
+  call_mpi("MPI_Sendrecv", MPI_Sendrecv, send_buf, s.count(), s.type(), dest, send_tag, recv_buf,
+           r.count(), r.type(), source, recv_tag, comm, status);
+}
+
+// Whether `type` lays its elements out densely from offset 0 (a builtin type, a contiguous
+// one): `count` of them are count * size bytes to copy as they are.
+inline bool dense(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
+  MPI_Count size = 0;
+  call_mpi("MPI_Type_size_x", MPI_Type_size_x, type, &size);
+  return lb == 0 && true_lb == 0 && size == extent && true_extent == extent;
+}
+
+// `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
+// (the same type signature) at this process, without a message: a message to itself would
+// be matched behind every unexpected message queued from other ranks (a rank that runs ahead
+// queues many), so each copy would cost a walk of that queue. Dense data of one type is
+// copied as bytes; anything else is packed and unpacked (MPI_Pack, MPI_Unpack: any datatype).
+inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
+                 MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
+  if ((from == to && from_type == to_type) || count == 0) return;
+  if (from_type == to_type && count == count_to && dense(from_type)) {
+    MPI_Count size = 0;
+    call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
+    std::memmove(to, from, static_cast<std::size_t>(count * size));
+    return;
+  }
+  MPI_Count size = 0;
+  call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
+  if (count * size > INT_MAX / 2) {  // too big to pack (int sizes): a message to itself
+    const int self = r.parent_of(r.rank);
+    const int tag = r.collective_tag(range_tags::copy);
+    sendrecv(from, count, from_type, self, tag, to, count_to, to_type, self, tag, r.parent);
+    return;
+  }
+  const large_count_type in(count, from_type);
+  const large_count_type out(count_to, to_type);
+  int bytes = 0;
+  call_mpi("MPI_Pack_size", MPI_Pack_size, in.count(), in.type(), r.parent, &bytes);
+  std::vector<std::byte> packed(static_cast<std::size_t>(bytes));
+  int position = 0;
+  call_mpi("MPI_Pack", MPI_Pack, from, in.count(), in.type(), packed.data(), bytes, &position,
+           r.parent);
+  const int packed_bytes = position;
+  position = 0;
+  call_mpi("MPI_Unpack", MPI_Unpack, static_cast<const void*>(packed.data()), packed_bytes,
+           &position, to, out.count(), out.type(), r.parent);
+}
+
+// The memory of `count` elements of `type` (its true extent): a reduction's partial results.
+class scratch {
+ public:
+  scratch(MPI_Count count, MPI_Datatype type) {
+    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
+    const MPI_Count bytes = count > 0 ? true_extent + (count - 1) * extent : 0;
+    NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
+                static_cast<long long>(count));
+    bytes_.resize(static_cast<std::size_t>(bytes) + 1);
+    data_ = bytes_.data() - true_lb;  // MPI addresses the first element at its true lower bound
+  }
+  void* data() const noexcept { return data_; }
+
+ private:
+  std::vector<std::byte> bytes_;  // (not <memory>: it would add a fifth to nampi.hpp's compile)
+  std::byte* data_;
+};
+
+// The extent of one element of `type`: how far apart consecutive elements lie.
+inline MPI_Aint extent_of(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
+  return extent;
+}
+
+}  // namespace nampi::detail::range_messages
