@@ -110,7 +110,6 @@ def checks(binding: Binding, form: Form) -> list[dict]:
                 },
             )
     out += _serialized_checks(binding, form, label)
-    out += buffer_checks(form, label)
     out += element_checks(form, label)
     if form.element_buffer and any(p.param.to_mpi == "op" for p in form.params):
         out += op_checks(param_id(form.element_buffer), label)
@@ -131,14 +130,28 @@ def call_tag(binding: Binding, form: Form) -> str:
 
 def tag_view(binding: Binding, form: Form) -> dict:
     """What a form's tag lists (macros.j2 call_tag): the parameters it takes, those it requires,
-    and the required ones a serialized buffer computes (not required with one)."""
+    the required ones a serialized buffer computes (not required with one), and its data
+    buffers: the generic check's data (nampi/detail/check_call.hpp)."""
     return {
         "tag": call_tag(binding, form).removeprefix("nampi::call::"),
         "in_place": form.kind == "in_place",
         "takes": [param_id(p.name) for p in form.params],
         "required": [param_id(p.name) for p in form.params if p.required],
         "computed_when_serialized": [param_id(p.name) for p in form.params if p.required and p.serialized_default],
+        # Its data buffers, and those MPI writes into (one-sided buffers, which MPI may use after
+        # the call, have a check of their own): each must be one MPI can use.
+        "buffers": [param_id(p.name) for p in form.params if p.param.data],
+        "written": [
+            param_id(p.name)
+            for p in form.params
+            if p.param.data and _mpi_writes(form, p.name) and p.param.to_mpi not in ("lasting_pointer", "writable_pointer")
+        ],
     }
+
+
+def _mpi_writes(form: Form, name: str) -> bool:
+    """MPI writes into the caller's argument `name` (an out or inout MPI argument)."""
+    return any(a == name and m.direction in ("out", "inout") for a, m in zip(form.mpi_args, form.mpi_params))
 
 
 def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
@@ -183,41 +196,6 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
                         f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
                     }
                 )
-    return out
-
-
-def buffer_checks(form: Form, label: str) -> list[dict]:
-    """Each data buffer's argument is one MPI can use (nampi/detail/buffer_kind.hpp): contiguous, of
-    elements with a datatype, and not const where MPI writes into it. Each misuse is one message
-    naming the call and the parameter, with the way out the README gives."""
-    out = []
-    for p in form.params:
-        if not p.param.data:
-            continue
-        pid = param_id(p.name)
-        out.append(
-            {
-                "cond": f"nampi::detail::contiguous_argument<{pid}, Args...>()",
-                "msg": f"nampi: {label}: '{p.name}' is not contiguous (a std::list, a std::vector<bool>, ...): "
-                "give a contiguous buffer such as a std::vector (of nampi::bool_value for bools), "
-                "or nampi::as_serialized(x)",
-            }
-        )
-        out.append(
-            {
-                "cond": f"nampi::detail::elements_argument<{pid}, Args...>()",
-                "msg": f"nampi: {label}: '{p.name}' is not a buffer of MPI elements (its elements are containers): "
-                "flatten it with nampi::with_flattened(x) (<nampi/flatten.hpp>), or nampi::as_serialized(x)",
-            }
-        )
-        written = any(a == p.name and m.direction in ("out", "inout") for a, m in zip(form.mpi_args, form.mpi_params))
-        if written and p.param.to_mpi not in ("lasting_pointer", "writable_pointer"):  # those: checked above
-            out.append(
-                {
-                    "cond": f"nampi::detail::writable_argument<{pid}, Args...>()",
-                    "msg": f"nampi: {label}: MPI writes into '{p.name}', which must be writable: give a non-const buffer",
-                }
-            )
     return out
 
 

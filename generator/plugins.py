@@ -136,6 +136,8 @@ def plugin_view(plugin: Plugin) -> dict:
                 "takes": [pid for *_, pid in c.params],
                 "required": [pid for _, required, _, pid in c.params if required],
                 "computed_when_serialized": [],
+                "buffers": [],
+                "written": [],
                 "checks": (checks := _checks(c)),
                 "ok_expr": " && ".join(f"c{i}" for i in range(len(checks))),
             }

@@ -1,5 +1,6 @@
 // In place, the buffer is also the receive buffer: a const container cannot be one.
-// expect-error: nampi: allreduce (in place, with send_recv_buf): MPI writes into 'send_recv_buf', which must be writable
+// expect-error: nampi: MPI writes into 'send_recv_buf', which must be writable
+// expect-note: nampi::error::buffer_is_const<nampi::call::allreduce_in_place, nampi::param_id::send_recv_buf>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,6 @@
 // A vector of vectors is contiguous, but its elements are containers, which no datatype describes: the message points to nampi::with_flattened.
-// expect-error: nampi: alltoallv: 'send_buf' is not a buffer of MPI elements (its elements are containers): flatten it with nampi::with_flattened(x)
+// expect-error: nampi: 'send_buf' is not a buffer of MPI elements (its elements are containers): flatten it with nampi::with_flattened(x)
+// expect-note: nampi::error::buffer_elements_are_containers<nampi::call::alltoallv, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,6 @@
 // A const receive buffer: MPI would write into the caller's const vector (before: 14 lines from slot.hpp).
-// expect-error: nampi: recv: MPI writes into 'recv_buf', which must be writable: give a non-const buffer
+// expect-error: nampi: MPI writes into 'recv_buf', which must be writable: give a non-const buffer
+// expect-note: nampi::error::buffer_is_const<nampi::call::recv, nampi::param_id::recv_buf>
 #include <nampi/nampi.hpp>
 #include <vector>
 

@@ -1,5 +1,6 @@
 // A std::list is no MPI buffer: its elements are not one after the other (before: 'not trivially copyable').
-// expect-error: nampi: send: 'send_buf' is not contiguous (a std::list, a std::vector<bool>, ...): give a contiguous buffer such as a std::vector (of nampi::bool_value for bools), or nampi::as_serialized(x)
+// expect-error: nampi: 'send_buf' is not contiguous (a std::list, a std::vector<bool>, ...): give a contiguous buffer such as a std::vector (of nampi::bool_value for bools), or nampi::as_serialized(x)
+// expect-note: nampi::error::buffer_is_not_contiguous<nampi::call::send, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <list>
 

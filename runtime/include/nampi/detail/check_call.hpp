@@ -1,29 +1,39 @@
 // The check every call makes of its arguments, one for all calls: a call form's tag
 // (nampi::call::<name>, generated beside the call; a plugin's or a range's declared by hand)
-// lists the parameters the form requires and takes, and check_call<Tag, Pass, Args...>()
-// reports the first of, in this order:
+// lists the parameters the form requires and takes, and its data buffers, and
+// check_call<Tag, Args...>() reports the first of, in this order:
 //   an argument that is not a named parameter     nampi::error::argument_is_not_a_named_parameter
 //   a required parameter not given                nampi::error::missing_required_parameter
 //   a parameter given twice                       nampi::error::parameter_given_more_than_once
 //   a parameter the form does not take            nampi::error::call_does_not_take_parameter
 //   ... or ignores, in place                      nampi::error::in_place_call_ignores_parameter
-// Each is one error whose own line names the call and the parameter: GCC prints
+//   a data buffer that is not contiguous          nampi::error::buffer_is_not_contiguous
+//   ... whose elements are containers             nampi::error::buffer_elements_are_containers
+//   ... that is const where MPI writes into it    nampi::error::buffer_is_const
+// The first five are one error whose own line names the call and the parameter: GCC prints
 //   error: invalid use of incomplete type 'struct nampi::error::missing_required_parameter<
 //          nampi::call::send, nampi::param_id::dest>'
 // (Clang: "implicit instantiation of undefined template ..."). Why not a static_assert: until
 // C++26 its message is a literal, so a message naming both would take one literal per call and
 // parameter (there were about 1,700), which every unit paid to parse; a literal per parameter
 // cannot name the call. The compiler builds a type's name from the call's tag and the id.
+// The buffer errors say how to mend the argument, so they are a static_assert per data
+// parameter (generated once, in parameters.hpp) whose message names the parameter; the line
+// above it, "In instantiation of 'struct nampi::error::buffer_is_const<nampi::call::recv,
+// nampi::param_id::recv_buf>'", names the call.
 //
 // A tag: `static constexpr bool in_place`, `template <auto Id> static constexpr bool takes`,
-// and where it has them `using required = id_list<...>` and `using computed_when_serialized =
-// id_list<...>` (required ones a serialized buffer computes: not required with one).
+// and where it has them the id_lists `required`, `computed_when_serialized` (required ones a
+// serialized buffer computes: not required with one), `buffers` (its data buffers) and
+// `written` (those MPI writes into).
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
+#include "nampi/detail/buffer_kind.hpp"
 #include "nampi/detail/pack.hpp"
+#include "nampi/error.hpp"
 #include "nampi/parameter.hpp"
 
 // Never defined: their names are the message (see above).
@@ -45,6 +55,28 @@ struct call_does_not_take_parameter;
 // (the second): give the buffers as send_recv_buf only.
 template <typename Call, auto Parameter>
 struct in_place_call_ignores_parameter;
+
+// The buffer errors; parameters.hpp specializes them per data parameter, naming it.
+template <typename Call, auto Parameter>
+struct buffer_is_not_contiguous {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: a buffer is not contiguous (a std::list, a std::vector<bool>, ...): give a "
+                "contiguous buffer such as a std::vector, or nampi::as_serialized(x)");
+  static constexpr bool value = false;
+};
+template <typename Call, auto Parameter>
+struct buffer_elements_are_containers {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: a buffer is not a buffer of MPI elements (its elements are containers): "
+                "flatten it with nampi::with_flattened(x), or nampi::as_serialized(x)");
+  static constexpr bool value = false;
+};
+template <typename Call, auto Parameter>
+struct buffer_is_const {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: MPI writes into a buffer, which must be writable: give a non-const buffer");
+  static constexpr bool value = false;
+};
 }  // namespace nampi::error
 
 namespace nampi::detail {
@@ -84,24 +116,33 @@ constexpr std::size_t first_false(const bool (&flags)[N]) {
   return i;
 }
 
-// Call's required parameters, and those a serialized buffer computes (empty where it has none).
+// The id_lists of Call's tag (empty where it has none).
 template <typename Call>
-struct required_of {
-  using type = id_list<>;
-};
-template <typename Call>
-  requires requires { typename Call::required; }
-struct required_of<Call> {
-  using type = typename Call::required;
-};
-template <typename Call>
-struct computed_when_serialized_of {
-  using type = id_list<>;
-};
-template <typename Call>
-  requires requires { typename Call::computed_when_serialized; }
-struct computed_when_serialized_of<Call> {
-  using type = typename Call::computed_when_serialized;
+struct lists_of {
+  static constexpr auto required() {
+    if constexpr (requires { typename Call::required; })
+      return typename Call::required{};
+    else
+      return id_list<>{};
+  }
+  static constexpr auto computed_when_serialized() {
+    if constexpr (requires { typename Call::computed_when_serialized; })
+      return typename Call::computed_when_serialized{};
+    else
+      return id_list<>{};
+  }
+  static constexpr auto buffers() {
+    if constexpr (requires { typename Call::buffers; })
+      return typename Call::buffers{};
+    else
+      return id_list<>{};
+  }
+  static constexpr auto written() {
+    if constexpr (requires { typename Call::written; })
+      return typename Call::written{};
+    else
+      return id_list<>{};
+  }
 };
 
 // Required parameter Id is given, or computed from a serialized buffer among Args.
@@ -110,7 +151,7 @@ constexpr bool required_given() {
   if constexpr (has_param<Id, Args...>)
     return true;
   else
-    return any_serialized<Args...> && computed_when_serialized_of<Call>::type::template contains<Id>;
+    return any_serialized<Args...> && decltype(lists_of<Call>::computed_when_serialized())::template contains<Id>;
 }
 
 // Every parameter of Required (an id_list) is given; else the first missing one's diagnostic.
@@ -125,6 +166,31 @@ struct requirement<Call, id_list<Ids...>, Args...> {
       return true;
     else
       return missing<Call, nth_t<first, std::integral_constant<decltype(Ids), Ids>...>::value>::value;
+  }
+};
+
+// Each data buffer of Call among Args is one MPI can use (nampi/detail/buffer_kind.hpp); else
+// the first that is not gets its parameter's diagnostic.
+template <typename Call, typename Buffers, typename Written, typename... Args>
+struct buffer_check;
+template <typename Call, auto... Ids, auto... Written, typename... Args>
+struct buffer_check<Call, id_list<Ids...>, id_list<Written...>, Args...> {
+  template <std::size_t I, auto... Vs>
+  static constexpr auto nth = nth_t<I, std::integral_constant<decltype(Vs), Vs>...>::value;
+  static constexpr bool check() {
+    constexpr bool contiguous[] = {contiguous_argument<Ids, Args...>()..., false};
+    constexpr bool elements[] = {elements_argument<Ids, Args...>()..., false};
+    constexpr bool writable[] = {writable_argument<Written, Args...>()..., false};
+    constexpr std::size_t scattered = first_false(contiguous), nested = first_false(elements);
+    constexpr std::size_t fixed = first_false(writable);
+    if constexpr (scattered < sizeof...(Ids))
+      return error::buffer_is_not_contiguous<Call, nth<scattered, Ids...>>::value;
+    else if constexpr (nested < sizeof...(Ids))
+      return error::buffer_elements_are_containers<Call, nth<nested, Ids...>>::value;
+    else if constexpr (fixed < sizeof...(Written))
+      return error::buffer_is_const<Call, nth<fixed, Written...>>::value;
+    else
+      return true;
   }
 };
 
@@ -155,7 +221,7 @@ constexpr bool check_call_but() {
   constexpr std::size_t unnamed = first_false(named);
   if constexpr (unnamed < sizeof...(Args)) {
     return not_named<Call, unnamed + 1, nth_t<unnamed, Args...>>::value;
-  } else if constexpr (!requirement<Call, typename required_of<Call>::type, Args...>::check()) {
+  } else if constexpr (!requirement<Call, decltype(lists_of<Call>::required()), Args...>::check()) {
     return false;
   } else {
     constexpr bool single[] = {once<Call, Passed, Pass, Args, Args...>()..., false};
@@ -165,7 +231,8 @@ constexpr bool check_call_but() {
     if constexpr (twice < sizeof...(Args))
       return given_twice<Call, id_at<twice, Args...>>::value;
     else if constexpr (stray == sizeof...(Args))
-      return true;
+      return buffer_check<Call, decltype(lists_of<Call>::buffers()), decltype(lists_of<Call>::written()),
+                          Args...>::check();
     else if constexpr (Call::in_place)
       return ignored_in_place<Call, id_at<stray, Args...>>::value;
     else
