@@ -14,9 +14,9 @@
 #include <mpi.h>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/check_call.hpp"
 #include "nampi/detail/range/collectives.hpp"
 #include "nampi/detail/range/point_to_point.hpp"
-#include "nampi/detail/check_call.hpp"
 #include "nampi/generated/backends.hpp"
 
 // comm.range(...)'s tag for the generic check of its arguments (nampi/detail/check_call.hpp).
@@ -25,8 +25,8 @@ struct range {
   static constexpr bool in_place = false;
   using required = detail::id_list<param_id::first, param_id::last>;
   template <auto Id>
-  static constexpr bool takes =
-      detail::id_list<param_id::first, param_id::last, param_id::stride, param_id::tag>::contains<Id>;
+  static constexpr bool takes = detail::id_list<param_id::first, param_id::last, param_id::stride,
+                                                param_id::tag>::contains<Id>;
 };
 }  // namespace nampi::call
 

@@ -145,13 +145,18 @@ struct lists_of {
   }
 };
 
+// The I-th of the ids Vs (of any enums).
+template <std::size_t I, auto... Vs>
+inline constexpr auto nth_id = nth_t<I, std::integral_constant<decltype(Vs), Vs>...>::value;
+
 // Required parameter Id is given, or computed from a serialized buffer among Args.
 template <typename Call, auto Id, typename... Args>
 constexpr bool required_given() {
   if constexpr (has_param<Id, Args...>)
     return true;
   else
-    return any_serialized<Args...> && decltype(lists_of<Call>::computed_when_serialized())::template contains<Id>;
+    return any_serialized<Args...> &&
+           decltype(lists_of<Call>::computed_when_serialized())::template contains<Id>;
 }
 
 // Every parameter of Required (an id_list) is given; else the first missing one's diagnostic.
@@ -165,7 +170,7 @@ struct requirement<Call, id_list<Ids...>, Args...> {
     if constexpr (first == sizeof...(Ids))
       return true;
     else
-      return missing<Call, nth_t<first, std::integral_constant<decltype(Ids), Ids>...>::value>::value;
+      return missing<Call, nth_id<first, Ids...>>::value;
   }
 };
 
@@ -175,8 +180,6 @@ template <typename Call, typename Buffers, typename Written, typename... Args>
 struct buffer_check;
 template <typename Call, auto... Ids, auto... Written, typename... Args>
 struct buffer_check<Call, id_list<Ids...>, id_list<Written...>, Args...> {
-  template <std::size_t I, auto... Vs>
-  static constexpr auto nth = nth_t<I, std::integral_constant<decltype(Vs), Vs>...>::value;
   static constexpr bool check() {
     constexpr bool contiguous[] = {contiguous_argument<Ids, Args...>()..., false};
     constexpr bool elements[] = {elements_argument<Ids, Args...>()..., false};
@@ -184,11 +187,11 @@ struct buffer_check<Call, id_list<Ids...>, id_list<Written...>, Args...> {
     constexpr std::size_t scattered = first_false(contiguous), nested = first_false(elements);
     constexpr std::size_t fixed = first_false(writable);
     if constexpr (scattered < sizeof...(Ids))
-      return error::buffer_is_not_contiguous<Call, nth<scattered, Ids...>>::value;
+      return error::buffer_is_not_contiguous<Call, nth_id<scattered, Ids...>>::value;
     else if constexpr (nested < sizeof...(Ids))
-      return error::buffer_elements_are_containers<Call, nth<nested, Ids...>>::value;
+      return error::buffer_elements_are_containers<Call, nth_id<nested, Ids...>>::value;
     else if constexpr (fixed < sizeof...(Written))
-      return error::buffer_is_const<Call, nth<fixed, Written...>>::value;
+      return error::buffer_is_const<Call, nth_id<fixed, Written...>>::value;
     else
       return true;
   }
@@ -231,8 +234,8 @@ constexpr bool check_call_but() {
     if constexpr (twice < sizeof...(Args))
       return given_twice<Call, id_at<twice, Args...>>::value;
     else if constexpr (stray == sizeof...(Args))
-      return buffer_check<Call, decltype(lists_of<Call>::buffers()), decltype(lists_of<Call>::written()),
-                          Args...>::check();
+      return buffer_check<Call, decltype(lists_of<Call>::buffers()),
+                          decltype(lists_of<Call>::written()), Args...>::check();
     else if constexpr (Call::in_place)
       return ignored_in_place<Call, id_at<stray, Args...>>::value;
     else
