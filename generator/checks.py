@@ -116,10 +116,14 @@ def checks(binding: Binding, form: Form) -> list[dict]:
     return out
 
 
-def generic_check(tag: str) -> dict:
+def generic_check(tag: str, tag_elsewhere: bool = False) -> dict:
     """The check every call makes of its arguments against its tag (nampi/detail/check_call.hpp): all
     named, the required ones given, none twice, none it does not take. Its diagnostics name
-    the call and the parameter themselves, so it has no message here."""
+    the call and the parameter themselves, so it has no message here. `tag_elsewhere`: on a
+    communicator whose calls take their tag where it is made, a tag argument passes here (a
+    check of its own says where it goes: backends.tag_checks)."""
+    if tag_elsewhere:
+        return {"cond": f"nampi::detail::check_call_but<{tag}, nampi::param_id::tag, nampi::detail::tag_at_creation<Comm>, Args...>()", "msg": None, "generic": True}
     return {"cond": f"nampi::detail::check_call<{tag}, Args...>()", "msg": None, "generic": True}
 
 
@@ -144,14 +148,11 @@ def tag_view(binding: Binding, form: Form) -> dict:
         "written": [
             param_id(p.name)
             for p in form.params
-            if p.param.data and _mpi_writes(form, p.name) and p.param.to_mpi not in ("lasting_pointer", "writable_pointer")
+            if p.param.data and form.directions(p.name) & {"out", "inout"}
+            and p.param.to_mpi not in ("lasting_pointer", "writable_pointer")
         ],
     }
 
-
-def _mpi_writes(form: Form, name: str) -> bool:
-    """MPI writes into the caller's argument `name` (an out or inout MPI argument)."""
-    return any(a == name and m.direction in ("out", "inout") for a, m in zip(form.mpi_args, form.mpi_params))
 
 
 def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:

@@ -171,10 +171,14 @@ class Form:
     def param(self, name: str) -> FormParam | None:
         return next((p for p in self.params if p.name == name), None)
 
+    def directions(self, name: str) -> set[str]:
+        """The directions of the MPI arguments the parameter is given as (in, out, inout)."""
+        return {m.direction for a, m in zip(self.mpi_args, self.mpi_params) if a == name}
+
     def written(self, name: str) -> bool:
         """MPI writes the parameter: its argument is an out one (cart_rank's rank, cart_coords'
         coords). A parameter with an `in` factory for other calls is an output of this one."""
-        return any(a == name and m.direction == "out" for a, m in zip(self.mpi_args, self.mpi_params))
+        return "out" in self.directions(name)
 
     @property
     def inferable(self) -> list[FormParam]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import calltests, cpp, misuse
-from .checks import call_tag
+from .checks import call_tag, generic_check
 from . import availability
 from .call_index import render_call_index
 from .coverage import render_coverage
@@ -43,13 +43,11 @@ def _binding_view(binding, backends, mpi_functions):
         lacking = lacking_check(backends, binding, mpi_functions, form["tag"], form_label(binding, model))
         if lacking:  # second: after the installed MPI's own check
             form["checks"].insert(1, lacking)
-        for check in tag_checks(backends, binding, model, mpi_functions, form["tag"], form_label(binding, model)):
-            # The generic check then passes the tag this one reports, so that there is one message.
-            generic = next(c for c in form["checks"] if c.get("generic"))
-            generic["cond"] = generic["cond"].replace(
-                f"check_call<nampi::call::{form['tag']},",
-                f"check_call_but<nampi::call::{form['tag']}, nampi::param_id::tag, nampi::detail::tag_at_creation<Comm>,")
-            form["checks"].append(check)
+        own = tag_checks(backends, binding, model, mpi_functions, form["tag"], form_label(binding, model))
+        if own:
+            at = next(i for i, c in enumerate(form["checks"]) if c.get("generic"))
+            form["checks"][at] = generic_check(f"nampi::call::{form['tag']}", tag_elsewhere=True)
+            form["checks"] += own
         form["ok_expr"] = " && ".join(f"c{i}" for i in range(len(form["checks"])))
     return view
 

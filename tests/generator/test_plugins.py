@@ -21,7 +21,7 @@ def test_plugin_header_has_factories_and_checks(snapshot: Path):
     assert "enum class sparse_alltoall_params {" in header
     assert "constexpr auto sparse_send_buf(T&& value)" in header  # a factory in nampi::params
     assert "struct alltoallv_sparse_check {" in header
-    tag = header.split("struct alltoallv_sparse {", 1)[1].split("};", 1)[0]
+    tag = header.split("struct alltoallv_sparse : nampi::detail::tag_defaults {", 1)[1].split("};", 1)[0]
     assert "using required = nampi::detail::id_list<nampi::plugins::sparse_alltoall_params::sparse_send_buf>;" in tag
     assert "nampi::detail::check_call<nampi::call::alltoallv_sparse, Args...>()" in header
     # reproducible_reduce takes only core parameters: no enum entries, its checks name them.
@@ -106,7 +106,7 @@ def test_plugin_member_named_like_a_core_call(root: Path, capsys):
     }
     assert "## `bcast(...)` of the hello communicator" in (root / "generated/docs/plugins/hello.md").read_text()
     header = (root / "generated/include/nampi/generated/plugins/hello.hpp").read_text()
-    assert "struct hello_bcast {" in header and "struct hello_bcast_check {" in header
+    assert "struct hello_bcast : nampi::detail::tag_defaults {" in header and "struct hello_bcast_check {" in header
     assert "using required = nampi::detail::id_list<nampi::param_id::send_buf>;" in header
     assert "nampi::call::hello_bcast, Args...>" in header
 

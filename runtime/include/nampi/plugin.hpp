@@ -131,7 +131,7 @@ using ids = detail::id_list<Ids...>;
 // Those it requires are listed too: `struct greet_call : call_taking<...> { using required =
 // nampi::plugin::ids<greeting_params::name>; };`.
 template <auto... Ids>
-struct call_taking {
+struct call_taking : detail::tag_defaults {
   static constexpr bool in_place = false;
   template <auto Id>
   static constexpr bool takes = detail::id_list<Ids...>::template contains<Id>;

@@ -21,7 +21,7 @@
 
 // comm.range(...)'s tag for the generic check of its arguments (nampi/detail/check_call.hpp).
 namespace nampi::call {
-struct range {
+struct range : detail::tag_defaults {
   static constexpr bool in_place = false;
   using required = detail::id_list<param_id::first, param_id::last>;
   template <auto Id>

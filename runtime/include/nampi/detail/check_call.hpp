@@ -23,9 +23,9 @@
 // nampi::param_id::recv_buf>'", names the call.
 //
 // A tag: `static constexpr bool in_place`, `template <auto Id> static constexpr bool takes`,
-// and where it has them the id_lists `required`, `computed_when_serialized` (required ones a
-// serialized buffer computes: not required with one), `buffers` (its data buffers) and
-// `written` (those MPI writes into).
+// and the id_lists `required`, `computed_when_serialized` (required ones a serialized buffer
+// computes: not required with one), `buffers` (its data buffers) and `written` (those MPI
+// writes into); deriving from detail::tag_defaults, it declares only those it fills.
 #pragma once
 
 #include <cstddef>
@@ -116,33 +116,13 @@ constexpr std::size_t first_false(const bool (&flags)[N]) {
   return i;
 }
 
-// The id_lists of Call's tag (empty where it has none).
-template <typename Call>
-struct lists_of {
-  static constexpr auto required() {
-    if constexpr (requires { typename Call::required; })
-      return typename Call::required{};
-    else
-      return id_list<>{};
-  }
-  static constexpr auto computed_when_serialized() {
-    if constexpr (requires { typename Call::computed_when_serialized; })
-      return typename Call::computed_when_serialized{};
-    else
-      return id_list<>{};
-  }
-  static constexpr auto buffers() {
-    if constexpr (requires { typename Call::buffers; })
-      return typename Call::buffers{};
-    else
-      return id_list<>{};
-  }
-  static constexpr auto written() {
-    if constexpr (requires { typename Call::written; })
-      return typename Call::written{};
-    else
-      return id_list<>{};
-  }
+// What a tag lists where it lists nothing: tags derive from this and declare only the lists
+// they fill (a derived class's member hides the base's).
+struct tag_defaults {
+  using required = id_list<>;
+  using computed_when_serialized = id_list<>;
+  using buffers = id_list<>;
+  using written = id_list<>;
 };
 
 // The I-th of the ids Vs (of any enums).
@@ -155,8 +135,7 @@ constexpr bool required_given() {
   if constexpr (has_param<Id, Args...>)
     return true;
   else
-    return any_serialized<Args...> &&
-           decltype(lists_of<Call>::computed_when_serialized())::template contains<Id>;
+    return any_serialized<Args...> && Call::computed_when_serialized::template contains<Id>;
 }
 
 // Every parameter of Required (an id_list) is given; else the first missing one's diagnostic.
@@ -224,7 +203,7 @@ constexpr bool check_call_but() {
   constexpr std::size_t unnamed = first_false(named);
   if constexpr (unnamed < sizeof...(Args)) {
     return not_named<Call, unnamed + 1, nth_t<unnamed, Args...>>::value;
-  } else if constexpr (!requirement<Call, decltype(lists_of<Call>::required()), Args...>::check()) {
+  } else if constexpr (!requirement<Call, typename Call::required, Args...>::check()) {
     return false;
   } else {
     constexpr bool single[] = {once<Call, Passed, Pass, Args, Args...>()..., false};
@@ -234,8 +213,7 @@ constexpr bool check_call_but() {
     if constexpr (twice < sizeof...(Args))
       return given_twice<Call, id_at<twice, Args...>>::value;
     else if constexpr (stray == sizeof...(Args))
-      return buffer_check<Call, decltype(lists_of<Call>::buffers()),
-                          decltype(lists_of<Call>::written()), Args...>::check();
+      return buffer_check<Call, typename Call::buffers, typename Call::written, Args...>::check();
     else if constexpr (Call::in_place)
       return ignored_in_place<Call, id_at<stray, Args...>>::value;
     else
