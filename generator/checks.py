@@ -1,4 +1,4 @@
-"""A call form's compile-time checks (the check struct of calls.hpp.j2): each a condition and
+"""A call form's compile-time checks (the check struct of family.hpp.j2): each a condition and
 the message naming the call and the parameter. The call's body compiles only if all hold."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def generic_check(tag: str, tag_elsewhere: bool = False) -> dict:
 
 
 def call_tag(binding: Binding, form: Form) -> str:
-    """The C++ type that names a call form and lists the parameters it takes (calls.hpp.j2)."""
+    """The C++ type that names a call form and lists the parameters it takes (family.hpp.j2)."""
     return f"nampi::call::{binding.name}{'_in_place' if form.kind == 'in_place' else ''}"
 
 
@@ -144,6 +144,10 @@ def tag_view(binding: Binding, form: Form) -> dict:
         "computed_when_serialized": [param_id(p.name) for p in form.params if p.required and p.serialized_default],
         # Its data buffers, and those MPI writes into (one-sided buffers, which MPI may use after
         # the call, have a check of their own): each must be one MPI can use.
+        # Serialized buffers (nampi/serialization.hpp): those it takes, and what they compute.
+        "serialized": _serialized_kind(binding),
+        "serializable": [param_id(n) for n in binding.serialized],
+        "computed_from_serialized": [param_id(p.name) for p in form.params if binding.serialized and _computed_when_serialized(p)],
         "buffers": [param_id(p.name) for p in form.params if p.param.data],
         "written": [
             param_id(p.name)
@@ -155,19 +159,31 @@ def tag_view(binding: Binding, form: Form) -> dict:
 
 
 
-def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
-    """nampi/serialization.hpp's buffers work only where the binding lists them; a buffer
-    serialized one value per rank must be a range; what a serialized_default computes is not
-    given. Persistent calls take none: each start() would send the first start's bytes again."""
-    allowed = ", ".join(param_id(n) for n in binding.serialized)
+def _serialized_kind(binding: Binding) -> str:
+    """How a form takes serialized buffers (nampi::detail::serialized_buffers): only those its
+    binding lists; persistent calls none (each start() would send the first start's bytes
+    again); the others none yet."""
     if binding.serialized:
-        names = " or ".join(f"'{n}'" for n in binding.serialized)
-        msg = f"nampi: {label}: only {names} may be serialized"
+        kind = "listed"
     elif binding.variant in ("persistent", "partitioned"):
-        msg = f"nampi: {label}: a persistent call takes no serialized buffer (each start() would resend the first bytes)"
+        kind = "none_persistent"
     else:
-        msg = f"nampi: {label}: serialized buffers are not supported yet"
-    out = [{"cond": f"nampi::detail::serialized_only<nampi::detail::id_list<{allowed}>, Args...>", "msg": msg}]
+        kind = "none_yet"
+    return f"nampi::detail::serialized_buffers::{kind}"
+
+
+def _computed_when_serialized(p) -> bool:
+    """Counts, displacements and datatypes of the data buffers (role layout): with a serialized
+    buffer they describe its bytes (MPI_BYTE, sizes the call exchanges), so a caller's element
+    counts would misplace them. Asked back, they are fine."""
+    return bool(p.serialized_default or (p.param.role == "layout" and "out" in p.param.factories))
+
+
+def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
+    """What the generic check does not: a buffer serialized one value per rank must be a range,
+    and the other buffers serialized beside it. (Which buffers may be serialized, and what they
+    compute, are the tag's data: tag_view.)"""
+    out = []
     for n in binding.serialized_per_rank:
         out.append(
             {
@@ -183,20 +199,6 @@ def _serialized_checks(binding: Binding, form: Form, label: str) -> list[dict]:
                 "off the root an empty range will do)",
             }
         )
-    if binding.serialized:
-        for p in form.params:
-            # Counts, displacements and datatypes of the data buffers (role layout): with a
-            # serialized buffer they describe its bytes (MPI_BYTE, sizes the call exchanges), so a
-            # caller's element counts would misplace them. Asked back, they are fine.
-            computed = p.serialized_default or (p.param.role == "layout" and "out" in p.param.factories)
-            if computed:
-                out.append(
-                    {
-                        "cond": f"nampi::detail::not_given_when_serialized<{param_id(p.name)}, Args...>()",
-                        "msg": f"nampi: {label}: '{p.name}' is computed from the serialized buffer; do not give it "
-                        f"(asking it back with {p.param.factories.get('out', p.name + '_out')}() is fine)",
-                    }
-                )
     return out
 
 

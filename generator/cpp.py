@@ -1,5 +1,5 @@
 """What a call form's body holds (slots, checks and rule calls, the MPI call with its large-count
-dispatch, the result) and the view of a binding that calls.hpp.j2 fills in. Every function
+dispatch, the result) and the view of a binding that family.hpp.j2 fills in. Every function
 returns plain data: decisions and argument lists; templates/call_body.j2 spells the statements."""
 
 from __future__ import annotations

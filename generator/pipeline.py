@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 from . import calltests, cpp, misuse
@@ -52,6 +54,28 @@ def _binding_view(binding, backends, mpi_functions):
     return view
 
 
+def _families(members) -> dict[str, list]:
+    """A group's bindings by family (the blocking binding and its nonblocking, persistent and
+    partitioned variants: one spec entry), in the order of the spec file."""
+    families: dict[str, list] = {}
+    for b in members:
+        families.setdefault(b.base, []).append(b)
+    return families
+
+
+# What a family header is rendered from besides its bindings' views.
+_FAMILY_TEMPLATES = ("family.hpp.j2", "call_body.j2", "macros.j2")
+
+
+def _inputs_hash(env, views: list[dict]) -> str:
+    """The hash of everything a family header is rendered from: its bindings' views (the model's
+    data, spec and rules already applied) and the templates. Equal hashes, equal header."""
+    digest = hashlib.sha256(json.dumps(views, sort_keys=True).encode())
+    for name in _FAMILY_TEMPLATES:
+        digest.update(env.loader.get_source(env, name)[0].encode())
+    return digest.hexdigest()[:16]
+
+
 def _emulated_twins(bindings) -> set[str]:
     """The `_c` twins of nonblocking and persistent calls that emulate them without it: the
     result's emulation slot is empty where the MPI has the twin (provided::have_<twin>)."""
@@ -69,13 +93,30 @@ def render_all(root: Path) -> dict[str, str]:
         parameters=params, factories=factories(spec.parameters)
     )
     groups = sorted({b.group for b in spec.bindings})
+    by_name = {b.name: b for b in spec.bindings}
     for group in groups:
         members = [b for b in spec.bindings if b.group == group]
+        mixed_into = RECEIVERS[members[0].receiver].cpp_class
+        families = _families(members)
+        for base, family in families.items():
+            views = [_binding_view(b, backends, mpi_functions) for b in family]
+            for b, view in zip(family, views):
+                if b.serialized_via:  # another family's call serves it: named through that family
+                    via = by_name[b.serialized_via]
+                    view["serialized_via"] = {"family": f"nampi::generated::{via.base}_family", "member": via.member}
+            out[f"include/nampi/generated/{group}/{base}.hpp"] = env.get_template("family.hpp.j2").render(
+                group=group,
+                family=base,
+                names=[b.name for b in family],
+                uses=sorted({f"{v.group}/{v.base}" for v in (by_name[b.serialized_via] for b in family if b.serialized_via) if v.base != base}),
+                where=str(min((b.where for b in family), key=lambda w: w.line)),
+                inputs=_inputs_hash(env, views),
+                mixed_into=mixed_into,
+                source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
+                bindings=views,
+            )
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
-            group=group,
-            mixed_into=RECEIVERS[members[0].receiver].cpp_class,
-            source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
-            bindings=[_binding_view(b, backends, mpi_functions) for b in members],
+            group=group, mixed_into=mixed_into, families=list(families), source=f"spec/bindings/{group}.yaml"
         )
     provided = sorted({b.mpi for b in spec.bindings} | _emulated_twins(spec.bindings))
     out["include/nampi/generated/provided.hpp"] = env.get_template("provided.hpp.j2").render(

@@ -136,6 +136,9 @@ def plugin_view(plugin: Plugin) -> dict:
                 "takes": [pid for *_, pid in c.params],
                 "required": [pid for _, required, _, pid in c.params if required],
                 "computed_when_serialized": [],
+                "serialized": None,  # unchecked: a plugin's call hands its buffers on to checked calls
+                "serializable": [],
+                "computed_from_serialized": [],
                 "buffers": [],
                 "written": [],
                 "checks": (checks := _checks(c)),

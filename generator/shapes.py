@@ -24,7 +24,7 @@ def _lines(text: str) -> list[str]:
 
 def call_body(binding: Binding, form: Form) -> dict[str, list[str]]:
     """{'slots', 'rules' (checks and rule calls, one statement each), 'finish' (the MPI call and
-    the result, as lines)} of a form's body, as calls.hpp.j2 writes them before clang-format."""
+    the result, as lines)} of a form's body, as family.hpp.j2 writes them before clang-format."""
     m = _macros("call_body.j2")
     b = body(binding, form)
     if b["start"]:

@@ -27,7 +27,7 @@ def have_macro(mpi_function: str) -> str:
 
 
 def provided(mpi_function: str) -> str:
-    """C++ constant: the linked MPI provides the function (see calls.hpp.j2)."""
+    """C++ constant: the linked MPI provides the function (see family.hpp.j2)."""
     return f"nampi::generated::provided::have_{mpi_function}"
 
 

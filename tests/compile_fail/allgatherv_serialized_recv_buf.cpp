@@ -1,6 +1,7 @@
 // Misuse: allgatherv creates the per-rank values of a serialized send_buf itself;
 // a serialized recv_buf would take every rank's bytes as one value.
-// expect-error: nampi: allgatherv: only 'send_buf' may be serialized
+// expect-error: nampi: this buffer may not be serialized in this call
+// expect-note: nampi::error::buffer_may_not_be_serialized<nampi::call::allgatherv, nampi::param_id::recv_buf>
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

@@ -1,6 +1,7 @@
 // Misuse: with a serialized send_buf the byte counts come from the serialized
 // values; counts the caller gives could not match them.
-// expect-error: nampi: alltoallv: 'send_counts' is computed from the serialized buffer
+// expect-error: nampi: this parameter is computed from the serialized buffer
+// expect-note: nampi::error::computed_from_the_serialized_buffer<nampi::call::alltoallv, nampi::param_id::send_counts>
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

@@ -2,8 +2,10 @@
 // of the first start() again at every later one. The blocking and nonblocking
 // scatter(v) and alltoall(v) take one value per rank; their persistent forms
 // take none.
-// expect-error: nampi: scatter_init: a persistent call takes no serialized buffer
-// expect-error: nampi: alltoallv_init: a persistent call takes no serialized buffer
+// expect-error: nampi: a persistent call takes no serialized buffer
+// expect-error: nampi: a persistent call takes no serialized buffer
+// expect-note: nampi::error::persistent_call_takes_no_serialized_buffer<nampi::call::scatter_init, nampi::param_id::send_buf>
+// expect-note: nampi::error::persistent_call_takes_no_serialized_buffer<nampi::call::alltoallv_init, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

@@ -1,6 +1,7 @@
 // Misuse: with a serialized send_buf the displacements place the serialized
 // bytes, which the call computes; displacements in elements would misplace them.
-// expect-error: nampi: scatterv: 'send_displs' is computed from the serialized buffer
+// expect-error: nampi: this parameter is computed from the serialized buffer
+// expect-note: nampi::error::computed_from_the_serialized_buffer<nampi::call::scatterv, nampi::param_id::send_displs>
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

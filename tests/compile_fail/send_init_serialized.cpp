@@ -1,6 +1,7 @@
 // Misuse: a serialized buffer in a persistent call, which would send the bytes
 // of the first start() again at every later one.
-// expect-error: nampi: send_init: a persistent call takes no serialized buffer
+// expect-error: nampi: a persistent call takes no serialized buffer
+// expect-note: nampi::error::persistent_call_takes_no_serialized_buffer<nampi::call::send_init, nampi::param_id::send_buf>
 #include <nampi/nampi.hpp>
 #include <nampi/serialization.hpp>
 #include <string>

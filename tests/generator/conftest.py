@@ -27,3 +27,13 @@ def repo_spec():
 
 def binding_named(spec, name: str):
     return next(b for b in spec.bindings if b.name == name)
+
+
+def group_calls(files, group: str) -> str:
+    """The generated code of a group of calls: its family headers (include/nampi/generated/
+    <group>/<family>.hpp), one after another. `files` is a build's {path: text} or a generated/
+    folder."""
+    prefix = f"include/nampi/generated/{group}/"
+    if isinstance(files, Path):
+        return "".join(p.read_text() for p in sorted((files / prefix).glob("*.hpp")))
+    return "".join(text for name, text in sorted(files.items()) if name.startswith(prefix))

@@ -26,6 +26,7 @@ from generator.__main__ import build, main  # noqa: E402
 from generator.errors import SpecError, Where  # noqa: E402
 from generator.model import FormParam, Parameter, Rule, RuleArg, RuleCall, order_rules, parse_rule_call  # noqa: E402
 from generator.pipeline import load_spec  # noqa: E402
+from conftest import group_calls  # noqa: E402
 
 COLLECTIVES = "spec/bindings/collectives.yaml"
 PARAMETERS = "spec/parameters.yaml"
@@ -216,7 +217,7 @@ def test_backend_calls_follow_the_functions(snapshot: Path):
     # The nonblocking forms of the same functions: the range backend runs them as coroutines.
     assert {"ibcast", "isend", "irecv", "iscan_in_place", "iallgatherv"} <= has
     assert not has & {"alltoall", "ialltoall", "bcast_init", "mprobe", "cart_create", "split"}
-    header = re.sub(r'"\s+"', "", (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text())
+    header = re.sub(r'"\s+"', "", group_calls(snapshot / "generated", "collectives"))
     assert "nampi: alltoallv: not a call of nampi::RangeCommunicator (its backend lacks MPI_Alltoall, MPI_Alltoallv" in header
     assert "nampi: bcast: not a call of" not in header  # every backend has it: no check at all
 
@@ -396,7 +397,7 @@ def test_check_passes_on_a_fresh_tree(root: Path, capsys):
 
 def test_check_detects_a_hand_edit(root: Path, capsys):
     out_dir = _generate_fresh(root, capsys)
-    victim = "include/nampi/generated/collectives.hpp"
+    victim = "include/nampi/generated/collectives/allgatherv.hpp"
     with (out_dir / victim).open("a", encoding="utf-8") as f:
         f.write("// edited by hand\n")
     code, _, err = run(["check", "--root", str(root)], capsys)
@@ -428,7 +429,7 @@ def test_check_detects_a_stray_file(root: Path, capsys):
 
 def test_check_does_not_write(root: Path, capsys):
     out_dir = root / "generated"
-    victim = out_dir / "include/nampi/generated/collectives.hpp"
+    victim = out_dir / "include/nampi/generated/collectives/allgatherv.hpp"
     victim.write_text("// stale\n")
     before = tree_hashes(out_dir)
     code, _, _ = run(["check", "--root", str(root)], capsys)
@@ -592,7 +593,7 @@ def built() -> dict[str, str]:
 
 
 def test_allgatherv_header_checks_and_source_comment(built):
-    header = built["include/nampi/generated/collectives.hpp"]
+    header = group_calls(built, "collectives")
     # The tag lists what the form requires; the one generic check reads it (nampi/detail/check_call.hpp).
     tag = header.split("struct allgatherv : nampi::detail::tag_defaults {", 1)[1].split("};", 1)[0]
     assert "using required = nampi::detail::id_list<nampi::param_id::send_buf>;" in tag
@@ -611,7 +612,7 @@ def test_every_parameter_has_a_check_and_a_doc_line(built, spec):
     from the same YAML lines; a parameter the call does not take is left out of its tag (the
     error names the tag and the parameter: nampi/detail/check_call.hpp)."""
     binding = _binding(spec, "allgatherv")
-    header = built[f"include/nampi/generated/{binding.group}.hpp"]
+    header = group_calls(built, binding.group)
     accepted = {p.name for p in binding.regular.params}
     takes = set(re.findall(r"nampi::param_id::(\w+)", header.split("struct allgatherv : nampi::detail::tag_defaults {", 1)[1].split("};", 1)[0]))
     for name in spec.parameters:
@@ -720,7 +721,7 @@ def test_a_given_count_turns_resize_to_fit_into_grow_only(spec, built):
     assert bcast.policy == "resize_to_fit" and bcast.grows_only_if_given() == "send_recv_count"
     # The rule has the field, but the binding's policy does not resize: nothing to turn.
     assert _binding(spec, "scatter").regular.param("recv_buf").grows_only_if_given() is None
-    header = " ".join(built["include/nampi/generated/collectives.hpp"].split())
+    header = " ".join(group_calls(built, "collectives").split())
     assert ("nampi::detail::policy_unless_given< nampi::resize_to_fit, nampi::param_id::send_recv_count, "
             "Args...>") in header
 
@@ -776,7 +777,7 @@ def test_either_and_all_or_none_compile_time_checks(spec, built):
             "msg": "nampi: dist_graph_create_adjacent: give 'source_weights', 'dest_weights' together, or none of them",
         }
     ]
-    header = built["include/nampi/generated/topologies.hpp"]
+    header = group_calls(built, "topologies")
     assert "nampi: cart_create: give 'ndims' or 'dims' (each is computed from the other)" in header
 
 
@@ -859,7 +860,7 @@ def test_chunks_fallback_only_in_the_blocking_reduction(snapshot: Path):
     """`large_count_fallback: chunks` gives the blocking allreduce the int function on chunks
     where the MPI lacks MPI_Allreduce_c; the nonblocking and persistent ones, one request each,
     a derived datatype and a wrapper op that their result keeps in its emulation slot."""
-    header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
+    header = group_calls(snapshot / "generated", "collectives")
     chunked = re.findall(r'in_chunks\([^;]*?"(MPI_\w+)"', header, re.S)
     assert sorted(set(chunked)) == ["MPI_Allreduce", "MPI_Exscan", "MPI_Reduce", "MPI_Scan"]
     wrapped = re.findall(r'large_reduction[^;]*;\s*nampi::detail::call_mpi<(MPI_\w+)>\(\s*ctx,', header)
@@ -877,7 +878,7 @@ def test_chunks_fallback_only_in_the_blocking_reduction(snapshot: Path):
 def test_alltoallw_fallback_for_counts_arrays(snapshot: Path):
     """`large_count_fallback: alltoallw`: without the twin, MPI_Count arrays build the blocks of
     the call and issue them in every form; a large count beside int arrays stays a usage_error."""
-    header = (snapshot / "generated/include/nampi/generated/collectives.hpp").read_text()
+    header = group_calls(snapshot / "generated", "collectives")
     built = re.findall(r"nampi::detail::(\w+)_blocks\(\s*ctx,", header)
     assert sorted(set(built)) == ["allgatherv", "alltoallv", "alltoallw", "gatherv", "scatterv"]
     assert len(built) == 3 * 5  # blocking, nonblocking, persistent
@@ -921,7 +922,16 @@ def test_serialized_per_rank_checks_and_rules(spec):
     assert msgs["nampi: scatterv: a serialized 'send_buf' must be a range with one value per rank (value i goes to rank i)"] == (
         "nampi::detail::serialized_range<nampi::param_id::send_buf, Args...>()"
     )
-    assert any("'send_counts' is computed from the serialized buffer" in (m or "") for m in msgs)
+    # Which buffers may be serialized, and what they compute, are the tag's data, which the
+    # generic check reads (nampi/detail/check_call.hpp): no message of the call's own.
+    assert not any("computed from the serialized buffer" in (m or "") or "may be serialized" in (m or "") for m in msgs)
+    tag = tag_view(scatterv, scatterv.regular)
+    assert tag["serialized"] == "nampi::detail::serialized_buffers::listed"
+    assert tag["serializable"] == [f"nampi::param_id::{n}" for n in scatterv.serialized] and "send_buf" in scatterv.serialized
+    assert tag["computed_from_serialized"] == [
+        "nampi::param_id::send_counts", "nampi::param_id::send_displs", "nampi::param_id::send_type",
+        "nampi::param_id::recv_count", "nampi::param_id::recv_type",
+    ]
     assert msgs[
         "nampi: scatterv: with a serialized buffer, 'send_buf' must be serialized too (as_serialized(values); off the root an empty range will do)"
     ] == (
@@ -948,8 +958,11 @@ def test_serialized_per_rank_checks_and_rules(spec):
     )
     persistent = _binding(spec, "alltoallv_init")
     assert persistent.serialized == () and persistent.serialized_per_rank == ()
-    msgs = [c["msg"] for c in checks(persistent, persistent.regular)]
-    assert "nampi: alltoallv_init: a persistent call takes no serialized buffer (each start() would resend the first bytes)" in msgs
+    assert tag_view(persistent, persistent.regular)["serialized"] == "nampi::detail::serialized_buffers::none_persistent"
+    assert tag_view(persistent, persistent.regular)["serializable"] == []
+    assert not any("serialized" in (c["msg"] or "") for c in checks(persistent, persistent.regular))
+    send = _binding(spec, "rsend")  # takes none yet
+    assert tag_view(send, send.regular)["serialized"] == "nampi::detail::serialized_buffers::none_yet"
     # Blocking and nonblocking scatter and alltoall hand serialized buffers to the v forms.
     assert [_binding(spec, n).serialized_via for n in ("scatter", "iscatter", "alltoall", "ialltoall")] == [
         "scatterv", "iscatterv", "alltoallv", "ialltoallv"

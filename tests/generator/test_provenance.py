@@ -39,7 +39,8 @@ def test_adding_one_binding_changes_only_its_files(tmp_path):
         "docs/calls.md",  # the index of every call
         "docs/reference/collectives.md",  # the index of the group
         "include/nampi/generated/backends.hpp",  # the range backend's calls (it has MPI_Barrier)
-        "include/nampi/generated/collectives.hpp",  # its group's header
+        "include/nampi/generated/collectives.hpp",  # its group's index of families
+        "include/nampi/generated/collectives/barrier_twin.hpp",  # its family's header
         "tests/test_barrier_twin.cpp",  # its call test
     ]
     assert set(before) <= set(after)
@@ -48,10 +49,37 @@ def test_adding_one_binding_changes_only_its_files(tmp_path):
 def test_the_first_line_is_the_hash_of_the_rest(tmp_path):
     _copy_inputs(tmp_path)
     files = build(tmp_path)
-    for name in ("include/nampi/generated/collectives.hpp", "docs/barrier.md", "tests/test_barrier.cpp"):
+    for name in ("include/nampi/generated/collectives/barrier.hpp", "docs/barrier.md", "tests/test_barrier.cpp"):
         first, rest = files[name].split("\n", 1)
         digest = hashlib.sha256(rest.encode("utf-8")).hexdigest()[:16]
         assert f"content sha256:{digest}" in first, name
+
+
+def test_a_family_header_names_its_spec_entry_and_the_hash_of_its_inputs(tmp_path):
+    """One header per family (the blocking call and its nonblocking and persistent forms), headed
+    by its spec entry's file:line and the hash of what it is rendered from: an edit of one entry
+    changes that family's header (and its hash) and no other call header."""
+    _copy_inputs(tmp_path)
+    before = build(tmp_path)
+    header = before["include/nampi/generated/collectives/allgatherv.hpp"]
+    spec = (tmp_path / "spec/bindings/collectives.yaml").read_text(encoding="utf-8").splitlines()
+    line = spec.index("allgatherv:") + 1
+    lines = header.splitlines()
+    assert lines[1] == f"// spec/bindings/collectives.yaml:{line}: allgatherv, allgatherv_init, iallgatherv"
+    assert lines[2].startswith("// inputs sha256:")
+    assert "class allgatherv_family {" in header and "class allgather_family" not in header
+    index = before["include/nampi/generated/collectives.hpp"]
+    assert '#include "nampi/generated/collectives/allgatherv.hpp"' in index
+    assert "public allgatherv_family<Comm>" in index
+    assert "MPI_Allgatherv" not in index  # an index only: no call lives there
+
+    doc = next(i for i in range(line, len(spec)) if spec[i].startswith("  doc:"))  # the entry's doc
+    spec[doc] += " More."
+    (tmp_path / "spec/bindings/collectives.yaml").write_text("\n".join(spec) + "\n", encoding="utf-8")
+    after = build(tmp_path)
+    changed = sorted(n for n in after if n.startswith("include/") and before.get(n) != after[n])
+    assert changed == ["include/nampi/generated/collectives/allgatherv.hpp"]
+    assert after[changed[0]].splitlines()[2] != lines[2]  # its inputs' hash
 
 
 NEW_PARAMETERS = """

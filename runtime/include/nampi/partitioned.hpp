@@ -143,7 +143,7 @@ class [[nodiscard]] partitioned_call : public persistent_call<ArgList, StatusInd
 
 namespace detail {
 
-// Sets up a partitioned call (see calls.hpp.j2): `init(slots..., request)`
+// Sets up a partitioned call (see family.hpp.j2): `init(slots..., request)`
 // issues MPI_Psend_init or MPI_Precv_init on the slots in their final place.
 template <partition_side Side, typename ArgList, std::size_t StatusIndex, typename Init,
           typename... Slots>

@@ -177,7 +177,7 @@ void start_all(Calls&... calls) {
 
 namespace detail {
 
-// Sets up a persistent call (see calls.hpp.j2): `init(slots..., request)`
+// Sets up a persistent call (see family.hpp.j2): `init(slots..., request)`
 // issues the MPI *_init function on the slots in their final place.
 template <typename ArgList, std::size_t StatusIndex, typename Init, typename... Slots>
 auto init_persistent(const char* call, Init&& init, Slots&&... slots) {

@@ -10,6 +10,11 @@
 //   a data buffer that is not contiguous          nampi::error::buffer_is_not_contiguous
 //   ... whose elements are containers             nampi::error::buffer_elements_are_containers
 //   ... that is const where MPI writes into it    nampi::error::buffer_is_const
+//   a serialized buffer the form does not take    nampi::error::buffer_may_not_be_serialized
+//   ... in a persistent form                      nampi::error::persistent_call_takes_no_serialized_buffer
+//   ... in a form that takes none yet             nampi::error::call_takes_no_serialized_buffer_yet
+//   beside one, a count, displacement or          nampi::error::computed_from_the_serialized_buffer
+//   datatype it computes
 // The first five are one error whose own line names the call and the parameter: GCC prints
 //   error: invalid use of incomplete type 'struct nampi::error::missing_required_parameter<
 //          nampi::call::send, nampi::param_id::dest>'
@@ -20,12 +25,15 @@
 // The buffer errors say how to mend the argument, so they are a static_assert per data
 // parameter (generated once, in parameters.hpp) whose message names the parameter; the line
 // above it, "In instantiation of 'struct nampi::error::buffer_is_const<nampi::call::recv,
-// nampi::param_id::recv_buf>'", names the call.
+// nampi::param_id::recv_buf>'", names the call. The serialized-buffer errors explain a rule,
+// so they are one static_assert each, named the same way.
 //
 // A tag: `static constexpr bool in_place`, `template <auto Id> static constexpr bool takes`,
 // and the id_lists `required`, `computed_when_serialized` (required ones a serialized buffer
 // computes: not required with one), `buffers` (its data buffers) and `written` (those MPI
-// writes into); deriving from detail::tag_defaults, it declares only those it fills.
+// writes into); `serialized` (a detail::serialized_buffers) with the lists `serializable` and
+// `computed_from_serialized`; deriving from detail::tag_defaults, it declares only those it
+// fills.
 #pragma once
 
 #include <cstddef>
@@ -77,6 +85,34 @@ struct buffer_is_const {
                 "nampi: MPI writes into a buffer, which must be writable: give a non-const buffer");
   static constexpr bool value = false;
 };
+// The serialized-buffer errors (nampi/serialization.hpp).
+template <typename Call, auto Parameter>
+struct buffer_may_not_be_serialized {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: this buffer may not be serialized in this call (its tag's `serializable` "
+                "list names those that may)");
+  static constexpr bool value = false;
+};
+template <typename Call, auto Parameter>
+struct persistent_call_takes_no_serialized_buffer {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: a persistent call takes no serialized buffer (each start() would resend "
+                "the first bytes)");
+  static constexpr bool value = false;
+};
+template <typename Call, auto Parameter>
+struct call_takes_no_serialized_buffer_yet {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: serialized buffers are not supported yet in this call");
+  static constexpr bool value = false;
+};
+template <typename Call, auto Parameter>
+struct computed_from_the_serialized_buffer {
+  static_assert(detail::dependent_false<Call>,
+                "nampi: this parameter is computed from the serialized buffer (it counts or types "
+                "its bytes); do not give it (asking it back with its _out() form is fine)");
+  static constexpr bool value = false;
+};
 }  // namespace nampi::error
 
 namespace nampi::detail {
@@ -116,6 +152,11 @@ constexpr std::size_t first_false(const bool (&flags)[N]) {
   return i;
 }
 
+// How a form takes serialized buffers: unchecked (a plugin's or a range's tag, whose calls
+// hand their arguments on to checked ones), only those it lists, or none (persistent: each
+// start() would send the first bytes again; or not yet).
+enum class serialized_buffers { unchecked, listed, none_persistent, none_yet };
+
 // What a tag lists where it lists nothing: tags derive from this and declare only the lists
 // they fill (a derived class's member hides the base's).
 struct tag_defaults {
@@ -123,6 +164,9 @@ struct tag_defaults {
   using computed_when_serialized = id_list<>;
   using buffers = id_list<>;
   using written = id_list<>;
+  static constexpr serialized_buffers serialized = serialized_buffers::unchecked;
+  using serializable = id_list<>;
+  using computed_from_serialized = id_list<>;
 };
 
 // The I-th of the ids Vs (of any enums).
@@ -176,6 +220,37 @@ struct buffer_check<Call, id_list<Ids...>, id_list<Written...>, Args...> {
   }
 };
 
+template <std::size_t I, typename... Args>
+inline constexpr auto id_at = std::remove_cvref_t<nth_t<I, Args...>>::id;
+// Serialized buffers among Args are those Call takes, and none of Computed (what they compute)
+// is given beside them; else the first stray's diagnostic.
+template <typename Call, typename Computed, typename... Args>
+struct serialized_check;
+template <typename Call, auto... Computed, typename... Args>
+struct serialized_check<Call, id_list<Computed...>, Args...> {
+  static constexpr bool check() {
+    constexpr bool allowed[] = {serialized_allowed<typename Call::serializable, Args>()..., false};
+    constexpr std::size_t stray = first_false(allowed);
+    if constexpr (Call::serialized == serialized_buffers::unchecked) {
+      return true;
+    } else if constexpr (stray < sizeof...(Args)) {
+      constexpr auto id = id_at<stray, Args...>;
+      if constexpr (Call::serialized == serialized_buffers::listed)
+        return error::buffer_may_not_be_serialized<Call, id>::value;
+      else if constexpr (Call::serialized == serialized_buffers::none_persistent)
+        return error::persistent_call_takes_no_serialized_buffer<Call, id>::value;
+      else
+        return error::call_takes_no_serialized_buffer_yet<Call, id>::value;
+    } else {
+      constexpr bool not_given[] = {not_given_when_serialized<Computed, Args...>()..., false};
+      constexpr std::size_t given = first_false(not_given);
+      if constexpr (given < sizeof...(Computed))
+        return error::computed_from_the_serialized_buffer<Call, nth_id<given, Computed...>>::value;
+      else
+        return true;
+    }
+  }
+};
 // Named argument Arg is one Call takes (or parameter Passed, where Pass: a tag on a range,
 // which the call's own check reports, saying where the tag goes).
 template <typename Call, auto Passed, bool Pass, typename Arg>
@@ -193,8 +268,6 @@ constexpr bool once() {
     return true;  // not taken: reported as such
 }
 
-template <std::size_t I, typename... Args>
-inline constexpr auto id_at = std::remove_cvref_t<nth_t<I, Args...>>::id;
 
 // The check of Call's arguments (Args: without cv or reference); false after its one error.
 template <typename Call, auto Passed, bool Pass, typename... Args>
@@ -212,12 +285,14 @@ constexpr bool check_call_but() {
     constexpr std::size_t stray = first_false(taken_at);
     if constexpr (twice < sizeof...(Args))
       return given_twice<Call, id_at<twice, Args...>>::value;
-    else if constexpr (stray == sizeof...(Args))
-      return buffer_check<Call, typename Call::buffers, typename Call::written, Args...>::check();
-    else if constexpr (Call::in_place)
+    else if constexpr (stray < sizeof...(Args) && Call::in_place)
       return ignored_in_place<Call, id_at<stray, Args...>>::value;
-    else
+    else if constexpr (stray < sizeof...(Args))
       return not_taken<Call, id_at<stray, Args...>>::value;
+    else if constexpr (!buffer_check<Call, typename Call::buffers, typename Call::written, Args...>::check())
+      return false;
+    else
+      return serialized_check<Call, typename Call::computed_from_serialized, Args...>::check();
   }
 }
 
