@@ -142,12 +142,12 @@ def tag_view(binding: Binding, form: Form) -> dict:
         "takes": [param_id(p.name) for p in form.params],
         "required": [param_id(p.name) for p in form.params if p.required],
         "computed_when_serialized": [param_id(p.name) for p in form.params if p.required and p.serialized_default],
-        # Its data buffers, and those MPI writes into (one-sided buffers, which MPI may use after
-        # the call, have a check of their own): each must be one MPI can use.
         # Serialized buffers (nampi/serialization.hpp): those it takes, and what they compute.
         "serialized": _serialized_kind(binding),
         "serializable": [param_id(n) for n in binding.serialized],
         "computed_from_serialized": [param_id(p.name) for p in form.params if binding.serialized and _computed_when_serialized(p)],
+        # Its data buffers, and those MPI writes into (one-sided buffers, which MPI may use after
+        # the call, have a check of their own): each must be one MPI can use.
         "buffers": [param_id(p.name) for p in form.params if p.param.data],
         "written": [
             param_id(p.name)
@@ -156,7 +156,6 @@ def tag_view(binding: Binding, form: Form) -> dict:
             and p.param.to_mpi not in ("lasting_pointer", "writable_pointer")
         ],
     }
-
 
 
 def _serialized_kind(binding: Binding) -> str:
