@@ -456,6 +456,7 @@ def binding_view(binding: Binding) -> dict:
         "template_head": template_head,
         "in_place_trigger": param_id(binding.in_place_trigger) if binding.in_place else None,
         "serialized_via": binding.serialized_via,
+        "collective": binding.collective,
         "forms": forms,
         "params": [
             {"name": p.name, "doc": p.param.doc, "how": describe_param(p)} for p in binding.regular.params

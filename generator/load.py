@@ -470,6 +470,7 @@ def _load_binding(name, base, variant, entry, group, rel, parameters, rules, mpi
         serialized_via=via,
         serialized_per_rank=per_rank,
         non_null_buffers=bool(entry.get("non_null_buffers", False)),
+        collective=bool(entry.get("collective", False)),
         peers=entry.get("peers", "ranks"),
         topology_calls=next((r.topology_calls for r in rules.values() if r.topology_calls), {}) if entry.get("peers") == "neighbors" else {},
         large_twin=twin.name if twin else None,

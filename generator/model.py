@@ -243,6 +243,9 @@ class Binding:
     # Empty buffers reach MPI as a valid address instead of null (an empty std::vector has no
     # data pointer); only where an MPI rejects null buffers that transfer nothing.
     non_null_buffers: bool = False
+    # Collective over the communicator (spec `collective`): the call checks that no other task
+    # of a nampi::run issues collectives on it (nampi/detail/coroutine/strand.hpp).
+    collective: bool = False
     # The MPI function's large-count twin (`MPI_X_c`) and the twin's C type of each MPI argument.
     large_twin: str | None = None
     large_types: tuple[str, ...] = ()  # "" where the twin's type is the int function's

@@ -127,3 +127,25 @@ def test_local_calls_in_a_rule_do_not_make_a_call_block():
     assert _blocking_rules(irecv, functions) == ["`recv_count` (MPI_Probe)"]
     everything_blocks = {name: f for name, f in functions.items() if not f.local}
     assert "MPI_Get_count" in ", ".join(_blocking_rules(irecv, everything_blocks))
+
+
+def test_collective_calls_note_their_communicator_for_tasks(spec):
+    """A binding marked `collective` (every process of the communicator takes part, matched by
+    order) tells nampi::run's claims which communicator it runs on before anything else, in
+    each of its forms; a point-to-point call does not (nampi/detail/coroutine/strand.hpp)."""
+    names = {b.name: b for b in spec.bindings}
+    # Variants inherit the entry's key.
+    for name in ("allreduce", "iallreduce", "allreduce_init", "neighbor_alltoallv", "dup", "idup",
+                 "split", "cart_create", "win_create", "file_open"):
+        assert names[name].collective, name
+    for name in ("send", "isend", "recv_init", "cart_coords", "create_group", "put", "write_at"):
+        assert not names[name].collective, name
+    for family, marked in (("allreduce", True), ("send", False)):
+        group = names[family].group
+        text = (REPO / "generated/include/nampi/generated" / group / f"{family}.hpp").read_text()
+        for b in (b for b in spec.bindings if b.base == family):
+            noted = f'nampi::detail::coro::note_collective(self(), "{b.name}");' in text
+            assert noted == marked, b.name
+            if marked:  # before the call's context, so before any MPI call
+                assert text.index(f'note_collective(self(), "{b.name}")') < text.index(
+                    f'self().call_context("{b.name}")')

@@ -113,6 +113,21 @@ class [[nodiscard]] persistent_call {
       completed();
   }
 
+  // A start completed elsewhere (its request made inactive by MPI_Waitsome and friends, as a
+  // nampi::task's scheduler does): `status` is what MPI reported for it, copied into the status
+  // parameter if the call has one, or MPI_STATUS_IGNORE. Returns value(); issues no MPI call.
+  decltype(auto) take_completed(const MPI_Status* status) {
+    check_holds("take_completed");
+    NAMPI_ASSERT(started_, "%s: take_completed() needs a started call", state_.call());
+    if constexpr (detail::reports_status<StatusIndex, Slots...>()) {
+      if (status != MPI_STATUS_IGNORE) *state_.status() = *status;
+    } else {
+      (void)status;
+    }
+    completed();
+    return value();
+  }
+
   template <std::size_t I>
   void get() const {
     static_assert(detail::dependent_false<std::integral_constant<std::size_t, I>>,

@@ -50,6 +50,9 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   // of its own, so it is the parent's, whose ranks differ from the range's (parent_rank).
   MPI_Comm mpi_handle() const noexcept { return range_.parent; }
   int parent_rank(int rank) const noexcept { return range_.parent_of(rank); }
+  // nampi's own context of the parent (nampi/detail/own_context.hpp), or nullptr where it has
+  // none.
+  nampi::detail::own_context* own_context() const noexcept { return range_.context; }
 
   // A range of this range: first(f), last(l) and stride(s) are ranks of this range; it
   // keeps this range's tag unless given tag(t).
@@ -98,7 +101,7 @@ class basic_range_communicator : public generated::all_calls<basic_range_communi
   };
 
   basic_range_communicator(MPI_Comm parent, int first, int stride, int size, int rank, int tag,
-                           own_context* context) noexcept
+                           nampi::detail::own_context* context) noexcept
       : range_{parent, first, stride, size, rank, tag, context} {}
 
   // The range's rank of `rank` (of the communicator it is made from), or MPI_UNDEFINED.

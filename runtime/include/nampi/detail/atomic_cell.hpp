@@ -43,6 +43,8 @@ class atomic_cell {
     return __atomic_compare_exchange(&value_, &expected, &desired, false, __ATOMIC_SEQ_CST,
                                      __ATOMIC_SEQ_CST);
   }
+  // As std::atomic's fetch_add (integers only).
+  T fetch_add(T delta) noexcept { return __atomic_fetch_add(&value_, delta, __ATOMIC_SEQ_CST); }
 
  private:
   T value_;
@@ -53,6 +55,7 @@ class atomic_cell {
   bool compare_exchange(T& expected, T desired) noexcept {
     return value_.compare_exchange_strong(expected, desired);
   }
+  T fetch_add(T delta) noexcept { return value_.fetch_add(delta); }
 
  private:
   std::atomic<T> value_;

@@ -3,6 +3,7 @@
 
 #include "nampi/detail/buffer_checks.hpp"
 #include "nampi/detail/buffer_kind.hpp"
+#include "nampi/detail/coroutine/strand.hpp"
 #include "nampi/detail/exscan.hpp"
 #include "nampi/detail/infer.hpp"
 #include "nampi/detail/large_count.hpp"

@@ -22,6 +22,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -100,6 +102,12 @@ class own_context {
     std::erase_if(in_flight_, [id](const in_flight_entry& e) { return e.id == id; });
   }
 
+  // nampi::tasks (nampi/task.hpp) made with the communicator and not finished: each holds one
+  // (task_lease), so that freeing the communicator under them is refused (free_own_context).
+  void hold_task() noexcept { tasks_.fetch_add(1); }
+  void release_task() noexcept { tasks_.fetch_add(-1); }
+  long tasks() const noexcept { return tasks_.load(); }
+
  private:
   struct sequence {
     range_identity range;
@@ -147,6 +155,7 @@ class own_context {
   std::vector<sequence> sequences_;  // sorted by range
   std::vector<in_flight_entry> in_flight_;
   std::uint64_t last_id_ = 0;
+  atomic_cell<long> tasks_{0};
 };
 
 // A range collective's registration at its context while it is in flight (move-only):
@@ -187,8 +196,18 @@ inline atomic_cell<int>& own_context_keyval() {
 // The attribute's delete callback (MPI_Comm_free of the communicator, MPI_Comm_delete_attr):
 // frees the shadow and the context. A dup of the communicator by MPI_Comm_dup does not copy
 // it (MPI_COMM_NULL_COPY_FN): the dup has no context of its own unless nampi made it.
+// A task that has not finished would go on with a freed communicator (a dangling handle, or
+// one MPI gives to the next communicator it makes): the program ends here, saying so.
 inline int free_own_context(MPI_Comm, int, void* value, void*) {
   auto* context = static_cast<own_context*>(value);
+  if (const long tasks = context->tasks(); tasks > 0) {
+    std::fprintf(stderr,
+                 "nampi: a communicator is being freed while %ld nampi::task%s made with it "
+                 "%s not finished; a task must not outlive its communicator (run it to its "
+                 "end, or destroy it, before the communicator goes)\n",
+                 tasks, tasks == 1 ? "" : "s", tasks == 1 ? "has" : "have");
+    std::abort();
+  }
   MPI_Comm shadow = context->comm();
   delete context;
   int finalized = 0;

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/coroutine/strand.hpp"
 #include "nampi/detail/narrow.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
@@ -284,6 +285,8 @@ class sparse_alltoall_members {
   auto alltoallv_sparse(Args&&... args) const {
     if constexpr (generated::alltoallv_sparse_check<std::remove_cvref_t<Args>...>::ok) {
       const Comm& comm = static_cast<const Comm&>(*this);
+      // Collective (its ibarrier): one task of a nampi::run per communicator.
+      detail::coro::note_collective(comm, "alltoallv_sparse");
       const auto& messages = plugin::value<sparse_alltoall_params::sparse_send_buf>(args...);
       using Pair = std::remove_cvref_t<decltype(*std::begin(messages))>;
       using Message = std::remove_cvref_t<std::tuple_element_t<1, Pair>>;

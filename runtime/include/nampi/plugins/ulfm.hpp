@@ -45,6 +45,7 @@
 
 #include "nampi/communicator.hpp"
 #include "nampi/detail/configuration.hpp"
+#include "nampi/detail/coroutine/strand.hpp"
 #include "nampi/error.hpp"
 #include "nampi/group.hpp"
 #include "nampi/mpi/environment.hpp"
@@ -181,6 +182,7 @@ class ulfm_members {
   /// collective over the survivors; works on a revoked communicator. It returns errors as
   /// this one does (its error handler is copied), so failures stay exceptions.
   OwnedCommunicator shrink() const {
+    detail::coro::note_collective(comm(), "shrink");  // one task of a run per communicator
     MPI_Comm shrunk = MPI_COMM_NULL;
     detail::call_mpi(detail::ulfm::shrink.name, detail::ulfm::shrink.call, comm(), &shrunk);
     OwnedCommunicator owner(shrunk);  // owns it before anything else can throw
@@ -192,6 +194,7 @@ class ulfm_members {
   /// shrink(), started (MPI_Comm_ishrink): the result's wait() returns the new communicator.
   auto ishrink() const {
 #ifdef NAMPI_ULFM_HAS_ISHRINK
+    detail::coro::note_collective(comm(), "ishrink");  // one task of a run per communicator
     auto state = std::make_unique<detail::ulfm::shrink_state>();
     state->handler = mpi::comm_get_errhandler(mpi::comm(comm()));
     detail::call_mpi(detail::ulfm::ishrink.name, detail::ulfm::ishrink.call, comm(), &state->shrunk,
@@ -209,6 +212,7 @@ class ulfm_members {
   /// a revoked communicator. Throws process_failed where a rank failed that this rank has not
   /// acknowledged (ack_failed): the value is still agreed, but then not returned.
   bool agree(bool flag) const {
+    detail::coro::note_collective(comm(), "agree");  // one task of a run per communicator
     int value = flag ? 1 : 0;
     detail::call_mpi(detail::ulfm::agree.name, detail::ulfm::agree.call, comm(), &value);
     return value != 0;
@@ -217,6 +221,7 @@ class ulfm_members {
   /// agree(flag), started (MPI_Comm_iagree): the result's wait() returns the agreed value.
   auto iagree(bool flag) const {
 #ifdef NAMPI_ULFM_HAS_IAGREE
+    detail::coro::note_collective(comm(), "iagree");  // one task of a run per communicator
     auto state = std::make_unique<detail::ulfm::agree_state>();
     state->flag = flag ? 1 : 0;
     detail::call_mpi(detail::ulfm::iagree.name, detail::ulfm::iagree.call, comm(), &state->flag,

@@ -1,0 +1,72 @@
+// The tasks written by hand on MPI_Waitsome: each task is a state (its round, its two
+// requests); one MPI_Waitsome over all tasks' requests completes what it can, and a task whose
+// two requests have completed posts its next round.
+#include <mpi.h>
+
+#include "common.hpp"
+
+namespace {
+
+struct task_state {
+  int round = 0;
+  int pending = 0;
+  std::vector<int> out, in;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  bench::args args(argc, argv);
+  const int tasks = static_cast<int>(args.get_int("tasks", 8));
+  const auto count = static_cast<std::size_t>(args.get_int("count", 8));
+  const int iters = static_cast<int>(args.get_int("iters", 1000));
+  const int reps = static_cast<int>(args.get_int("reps", 5));
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  std::vector<task_state> state(static_cast<std::size_t>(tasks));
+  std::vector<MPI_Request> requests(2 * state.size(), MPI_REQUEST_NULL);  // 2t: recv, 2t+1: send
+  std::vector<int> done(requests.size());
+  std::uint64_t total = 0;
+
+  auto post = [&](int t) {
+    task_state& s = state[static_cast<std::size_t>(t)];
+    micro::fill(s.out, rank, t, s.round);
+    MPI_Irecv(s.in.data(), static_cast<int>(count), MPI_INT, left, t, MPI_COMM_WORLD,
+              &requests[2 * static_cast<std::size_t>(t)]);
+    MPI_Isend(s.out.data(), static_cast<int>(count), MPI_INT, right, t, MPI_COMM_WORLD,
+              &requests[2 * static_cast<std::size_t>(t) + 1]);
+    s.pending = 2;
+  };
+
+  double seconds = bench::measure(reps, [&] {
+    total = 0;
+    for (int t = 0; t < tasks; ++t) {
+      task_state& s = state[static_cast<std::size_t>(t)];
+      s = task_state{0, 0, std::vector<int>(count), std::vector<int>(count)};
+      post(t);
+    }
+    int active = tasks;
+    while (active > 0) {
+      int completed = 0;
+      MPI_Waitsome(static_cast<int>(requests.size()), requests.data(), &completed, done.data(),
+                   MPI_STATUSES_IGNORE);
+      for (int k = 0; k < completed; ++k) {
+        const int t = done[static_cast<std::size_t>(k)] / 2;
+        task_state& s = state[static_cast<std::size_t>(t)];
+        if (--s.pending != 0) continue;
+        total += micro::sample(s.in);
+        if (++s.round < iters)
+          post(t);
+        else
+          --active;
+      }
+    }
+  });
+  bench::require(total == micro::expected(left, tasks, iters, count),
+                 "tasks: wrong values received");
+  bench::report("tasks", "mpi", size, seconds / (static_cast<double>(tasks) * iters), total);
+  MPI_Finalize();
+}

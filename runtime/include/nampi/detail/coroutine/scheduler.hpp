@@ -1,0 +1,193 @@
+// The loop that progresses nampi::tasks (nampi/task.hpp): tasks ready to run are resumed in
+// the order they became ready; when none is, one MPI_Waitsome over the requests of every task
+// that waits completes what it can, and the tasks whose requests completed become ready. No
+// task tests its own request: however many tasks wait, each round is one MPI call.
+//
+// What has no MPI request to wait on (a range communicator's call, whose algorithm progresses
+// only when its result is tested; ulfm's results) is polled once per round instead, and the
+// round's MPI call is then MPI_Testsome, so that a poll is never held up by a blocking wait.
+#pragma once
+
+#include <mpi.h>
+#include <sched.h>
+
+#include <coroutine>
+#include <cstddef>
+#include <vector>
+
+#include "nampi/detail/coroutine/strand.hpp"
+#include "nampi/error.hpp"
+
+namespace nampi::detail::coro {
+
+// Tasks started together (by run(), or by when_all): the join ends when the last of them
+// finishes; then `waiter` (when_all's task, on its strand) resumes, or run()'s loop returns.
+struct join {
+  std::size_t remaining = 0;
+  std::coroutine_handle<> waiter;
+  strand* waiter_strand = nullptr;
+};
+
+// A task to resume, and the strand it runs on (strand.hpp).
+struct resumable {
+  std::coroutine_handle<> task;
+  strand* on;
+};
+
+// Something awaited without an MPI request: `poll(awaiter)` tests it once (true: done).
+struct poll_entry {
+  resumable task;
+  bool (*poll)(void*);
+  void* awaiter;
+};
+
+class scheduler_core {
+ public:
+  scheduler_core() = default;
+  scheduler_core(const scheduler_core&) = delete;
+  scheduler_core& operator=(const scheduler_core&) = delete;
+
+  // `task` waits for the MPI request `*origin` (the awaited result's own): the loop waits on a
+  // copy, writes back what MPI left there (MPI_REQUEST_NULL, or an inactive persistent
+  // request), and `*status` (unless MPI_STATUS_IGNORE) gets MPI's status.
+  void wait_for(MPI_Request* origin, MPI_Status* status, resumable task) {
+    requests_.push_back(*origin);
+    waiting_.push_back({task, origin, status});
+    if (status != MPI_STATUS_IGNORE) ++statuses_wanted_;
+  }
+  void poll_for(poll_entry entry) { polls_.push_back(entry); }
+  void make_ready(resumable task) { ready_.push_back(task); }
+
+  // The communicators' collectives claimed by the strands of this run.
+  collective_claims& claims() noexcept { return claims_; }
+
+  // Runs tasks until `until` ends.
+  void run(const join& until) {
+    // A run inside a task (a nested scheduler) gives the thread back to that task's strand.
+    struct restore {
+      strand* before = running_strand;
+      ~restore() { running_strand = before; }
+    } restore_strand;
+    unsigned idle_rounds = 0;
+    while (until.remaining != 0) {
+      if (!ready_.empty()) {
+        resume_ready();
+        idle_rounds = 0;
+      } else if (!requests_.empty() || !polls_.empty()) {
+        // Only polling (no MPI request completes for a while): give the core away now and
+        // then, as MPI's own waits do, so that an oversubscribed rank being waited for runs.
+        if (!complete_some() && ++idle_rounds % 64 == 0) sched_yield();
+      } else {
+        throw_usage_error("%s",
+                          "nampi::run: tasks are suspended on something that is not a nampi "
+                          "call, task or request, so nothing can resume them");
+      }
+    }
+  }
+
+  // Whether anything waits (a scheduler left by an exception still has its requests).
+  bool idle() const noexcept { return ready_.empty() && requests_.empty() && polls_.empty(); }
+
+  // Forgets what waits (the tasks that waited are being destroyed: their results complete
+  // their own requests).
+  void clear() noexcept {
+    ready_.clear();
+    requests_.clear();
+    waiting_.clear();
+    polls_.clear();
+    statuses_wanted_ = 0;
+    claims_.clear();
+  }
+
+ private:
+  struct waiting_task {
+    resumable task;
+    MPI_Request* origin;
+    MPI_Status* status;
+  };
+
+  void resume_ready() {
+    running_.swap(ready_);  // a resumed task may make others ready: they run next round
+    for (const resumable& r : running_) {
+      running_strand = r.on;
+      r.task.resume();
+    }
+    running_strand = nullptr;
+    running_.clear();
+  }
+
+  // One MPI_Waitsome (MPI_Testsome while something is polled) and the polls; whether
+  // anything completed.
+  bool complete_some() {
+    bool progressed = false;
+    if (!requests_.empty()) progressed = complete_requests(polls_.empty());
+    for (std::size_t i = 0; i < polls_.size();) {
+      if (polls_[i].poll(polls_[i].awaiter)) {
+        ready_.push_back(polls_[i].task);
+        polls_[i] = polls_.back();
+        polls_.pop_back();
+        progressed = true;
+      } else {
+        ++i;
+      }
+    }
+    return progressed;
+  }
+
+  bool complete_requests(bool block) {
+    const int n = static_cast<int>(requests_.size());
+    indices_.resize(requests_.size());
+    statuses_.resize(statuses_wanted_ != 0 ? requests_.size() : 0);
+    MPI_Status* statuses = statuses_wanted_ != 0 ? statuses_.data() : MPI_STATUSES_IGNORE;
+    int completed = 0;
+    const int code = block
+                         ? MPI_Waitsome(n, requests_.data(), &completed, indices_.data(), statuses)
+                         : MPI_Testsome(n, requests_.data(), &completed, indices_.data(), statuses);
+    if (code != MPI_SUCCESS) {
+      // The results complete (or fail) their own requests when their tasks are destroyed:
+      // they get back whatever MPI left in the copies.
+      for (std::size_t i = 0; i < requests_.size(); ++i) *waiting_[i].origin = requests_[i];
+      throw_mpi_error(block ? "MPI_Waitsome" : "MPI_Testsome", code);
+    }
+    if (completed == MPI_UNDEFINED) {  // none active: cannot be (each one waited for is)
+      completed = n;
+      for (int i = 0; i < n; ++i) indices_[static_cast<std::size_t>(i)] = i;
+      statuses = MPI_STATUSES_IGNORE;
+    }
+    if (completed == 0) return false;
+    done_.assign(requests_.size(), 0);
+    for (int k = 0; k < completed; ++k) {
+      const auto i = static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)]);
+      const waiting_task& w = waiting_[i];
+      *w.origin = requests_[i];
+      if (w.status != MPI_STATUS_IGNORE) {
+        if (statuses != MPI_STATUSES_IGNORE) *w.status = statuses_[static_cast<std::size_t>(k)];
+        --statuses_wanted_;
+      }
+      ready_.push_back(w.task);
+      done_[i] = 1;
+    }
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      if (done_[i] != 0) continue;
+      requests_[kept] = requests_[i];
+      waiting_[kept] = waiting_[i];
+      ++kept;
+    }
+    requests_.resize(kept);
+    waiting_.resize(kept);
+    return true;
+  }
+
+  std::vector<resumable> ready_, running_;
+  std::vector<MPI_Request> requests_;  // MPI's array: copies of the awaited requests
+  std::vector<waiting_task> waiting_;  // waiting_[i] waits for requests_[i]
+  std::vector<poll_entry> polls_;
+  std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;
+  std::vector<char> done_;
+  std::size_t statuses_wanted_ = 0;
+  collective_claims claims_;
+};
+
+}  // namespace nampi::detail::coro
