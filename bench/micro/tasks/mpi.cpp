@@ -1,6 +1,8 @@
-// The tasks written by hand on MPI_Waitsome: each task is a state (its round, its two
-// requests); one MPI_Waitsome over all tasks' requests completes what it can, and a task whose
-// two requests have completed posts its next round.
+// how=task: the tasks written by hand on MPI_Waitsome: each task is a state (its round, its
+// two requests); one MPI_Waitsome over all tasks' requests completes what it can, and a task
+// whose two requests have completed posts its next round.
+// how=wait: each round posts every task's receive and send, then waits for them task by task
+// (MPI_Wait), as nampi.cpp's wait() version does.
 #include <mpi.h>
 
 #include "common.hpp"
@@ -25,6 +27,7 @@ int main(int argc, char** argv) {
   const auto count = static_cast<std::size_t>(args.get_int("count", 8));
   const int iters = static_cast<int>(args.get_int("iters", 1000));
   const int reps = static_cast<int>(args.get_int("reps", 5));
+  const bool tasks_at_once = args.get_string("how", "task") == "task";  // else "wait"
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
   std::vector<task_state> state(static_cast<std::size_t>(tasks));
   std::vector<MPI_Request> requests(2 * state.size(), MPI_REQUEST_NULL);  // 2t: recv, 2t+1: send
@@ -41,8 +44,30 @@ int main(int argc, char** argv) {
     s.pending = 2;
   };
 
+  auto with_wait = [&] {
+    for (int r = 0; r < iters; ++r) {
+      for (int t = 0; t < tasks; ++t) {
+        task_state& s = state[static_cast<std::size_t>(t)];
+        s.round = r;
+        post(t);
+      }
+      for (int t = 0; t < tasks; ++t) {
+        const auto i = static_cast<std::size_t>(t);
+        MPI_Wait(&requests[2 * i + 1], MPI_STATUS_IGNORE);
+        MPI_Wait(&requests[2 * i], MPI_STATUS_IGNORE);
+        total += micro::sample(state[i].in);
+      }
+    }
+  };
+
   double seconds = bench::measure(reps, [&] {
     total = 0;
+    if (!tasks_at_once) {
+      for (task_state& s : state)
+        s = task_state{0, 0, std::vector<int>(count), std::vector<int>(count)};
+      with_wait();
+      return;
+    }
     for (int t = 0; t < tasks; ++t) {
       task_state& s = state[static_cast<std::size_t>(t)];
       s = task_state{0, 0, std::vector<int>(count), std::vector<int>(count)};

@@ -13,6 +13,7 @@
 
 #include <coroutine>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "nampi/detail/coroutine/strand.hpp"
@@ -155,27 +156,33 @@ class scheduler_core {
       statuses = MPI_STATUSES_IGNORE;
     }
     if (completed == 0) return false;
-    done_.assign(requests_.size(), 0);
-    for (int k = 0; k < completed; ++k) {
-      const auto i = static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)]);
+    const auto n_done = static_cast<std::size_t>(completed);
+    for (std::size_t k = 0; k < n_done; ++k) {
+      const auto i = static_cast<std::size_t>(indices_[k]);
       const waiting_task& w = waiting_[i];
       *w.origin = requests_[i];
       if (w.status != MPI_STATUS_IGNORE) {
-        if (statuses != MPI_STATUSES_IGNORE) *w.status = statuses_[static_cast<std::size_t>(k)];
+        if (statuses != MPI_STATUSES_IGNORE) *w.status = statuses_[k];
         --statuses_wanted_;
       }
       ready_.push_back(w.task);
-      done_[i] = 1;
     }
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < requests_.size(); ++i) {
-      if (done_[i] != 0) continue;
-      requests_[kept] = requests_[i];
-      waiting_[kept] = waiting_[i];
-      ++kept;
+    // Out of the arrays, largest index first, each replaced by the last entry (which is then
+    // never a completed one): O(completed), not O(waiting). MPICH and Open MPI give the
+    // indices in ascending order; the standard does not promise it, so others are sorted.
+    bool ascending = true;
+    for (std::size_t k = 1; k < n_done; ++k) ascending = ascending && indices_[k - 1] < indices_[k];
+    if (!ascending)
+      for (std::size_t k = 1; k < n_done; ++k)
+        for (std::size_t j = k; j > 0 && indices_[j - 1] > indices_[j]; --j)
+          std::swap(indices_[j - 1], indices_[j]);
+    for (std::size_t k = n_done; k-- > 0;) {
+      const auto i = static_cast<std::size_t>(indices_[k]);
+      requests_[i] = requests_.back();
+      waiting_[i] = waiting_.back();
+      requests_.pop_back();
+      waiting_.pop_back();
     }
-    requests_.resize(kept);
-    waiting_.resize(kept);
     return true;
   }
 
@@ -185,7 +192,6 @@ class scheduler_core {
   std::vector<poll_entry> polls_;
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;
-  std::vector<char> done_;
   std::size_t statuses_wanted_ = 0;
   collective_claims claims_;
 };
