@@ -2,7 +2,7 @@
 // works): agree is the AND of the flags; shrink keeps every rank, in order, and returns
 // errors as exceptions; revoke makes every later call on the communicator throw
 // nampi::communicator_revoked (an mpi_error of class MPIX_ERR_REVOKED); no failure is
-// acknowledged or known.
+// acknowledged or known; iagree awaited in a nampi::task.
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -10,6 +10,7 @@
 #include <utility>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/ulfm.hpp>
+#include <nampi/task.hpp>
 
 using namespace nampi::params;
 
@@ -46,6 +47,19 @@ TEST_CASE("iagree: the result owns the flag; wait and test return the AND") {
   // A result nobody waits for completes in its destructor (no call left pending).
   { auto dropped = comm.iagree(true); }
   CHECK(comm.agree(true));
+}
+#endif
+
+#ifdef NAMPI_ULFM_HAS_IAGREE
+TEST_CASE("iagree awaited in a nampi::task (polled with its test()), one after the other") {
+  const comm_type comm;
+  auto body = [](const comm_type& c) -> nampi::task<bool> {
+    const bool some_false = co_await c.iagree(c.rank() != 0);
+    CHECK_FALSE(some_false);
+    co_return co_await c.iagree(true);
+  };
+  auto [all] = nampi::run(comm, body(comm));
+  CHECK(all);
 }
 #endif
 
