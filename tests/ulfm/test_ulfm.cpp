@@ -6,11 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <functional>
-#include <optional>
-#include <utility>
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/ulfm.hpp>
 #include <nampi/task.hpp>
+#include <optional>
+#include <utility>
 
 using namespace nampi::params;
 
@@ -45,7 +45,9 @@ TEST_CASE("iagree: the result owns the flag; wait and test return the AND") {
   CHECK(*value);
   CHECK_FALSE(moved.valid());
   // A result nobody waits for completes in its destructor (no call left pending).
-  { auto dropped = comm.iagree(true); }
+  {
+    auto dropped = comm.iagree(true);
+  }
   CHECK(comm.agree(true));
 }
 #endif
