@@ -186,17 +186,19 @@ TEST_CASE("tasks await tasks; when_all runs its parts at once") {
   CHECK(counts.size() == 3);
 }
 
-#if defined(NAMPI_HAVE_MPI_ALLGATHER_INIT)
+// (allreduce, not allgather: MPICH 4.0.2's MPI_Allgather_init completes every start after the
+// first at once, without the data, however it is completed: MPI_Wait, MPI_Waitsome, MPI_Test.)
+#if defined(NAMPI_HAVE_MPI_ALLREDUCE_INIT)
 TEST_CASE("a persistent collective: co_await op.start(), three times") {
   nampi::Communicator comm;
   auto body = [](nampi::Communicator& c) -> nampi::task<int> {
-    std::vector<int> mine{c.rank() + 1};
-    auto op = c.allgather_init(send_buf(mine));
+    int mine = 0;
+    auto sum = c.allreduce_single_init(send_buf(mine), op(std::plus<>{}));
     int total = 0;
     for (int round = 0; round < 3; ++round) {
-      mine[0] = c.rank() + 1 + round;
-      const auto& all = co_await op.start();
-      total += std::accumulate(all.begin(), all.end(), 0);
+      mine = c.rank() + 1 + round;  // read at each start
+      const int& all = co_await sum.start();
+      total += all;
     }
     co_return total;
   };
