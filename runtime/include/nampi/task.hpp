@@ -45,6 +45,7 @@
 #include "nampi/detail/coroutine/strand.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
+#include "nampi/nampi.hpp"  // the whole API: `#include <nampi/task.hpp>` alone is enough
 
 namespace nampi {
 
