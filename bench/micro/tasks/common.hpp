@@ -10,6 +10,21 @@
 
 namespace micro {
 
+// The command line of every variant: tasks=T count=ints iters=rounds reps=R how=task|wait.
+struct settings {
+  explicit settings(const bench::args& args)
+      : tasks(static_cast<int>(args.get_int("tasks", 8))),
+        count(static_cast<std::size_t>(args.get_int("count", 8))),
+        iters(static_cast<int>(args.get_int("iters", 1000))),
+        reps(static_cast<int>(args.get_int("reps", 5))),
+        tasks_at_once(args.get_string("how", "task") == "task") {}
+  int tasks;
+  std::size_t count;
+  int iters;
+  int reps;
+  bool tasks_at_once;  // else how=wait: every round posted, then waited for task by task
+};
+
 // What `rank` sends as task `task` in round `round`.
 inline void fill(std::vector<int>& out, int rank, int task, int round) {
   for (std::size_t k = 0; k < out.size(); ++k)

@@ -22,12 +22,10 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  bench::args args(argc, argv);
-  const int tasks = static_cast<int>(args.get_int("tasks", 8));
-  const auto count = static_cast<std::size_t>(args.get_int("count", 8));
-  const int iters = static_cast<int>(args.get_int("iters", 1000));
-  const int reps = static_cast<int>(args.get_int("reps", 5));
-  const bool tasks_at_once = args.get_string("how", "task") == "task";  // else "wait"
+  const micro::settings cfg{bench::args(argc, argv)};
+  const int tasks = cfg.tasks, iters = cfg.iters, reps = cfg.reps;
+  const std::size_t count = cfg.count;
+  const bool tasks_at_once = cfg.tasks_at_once;
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
   std::vector<task_state> state(static_cast<std::size_t>(tasks));
   std::vector<MPI_Request> requests(2 * state.size(), MPI_REQUEST_NULL);  // 2t: recv, 2t+1: send

@@ -62,12 +62,10 @@ std::uint64_t with_wait(const nampi::Communicator& comm, int tasks, int rounds, 
 int main(int argc, char** argv) {
   nampi::Environment env(argc, argv);
   nampi::Communicator world;
-  bench::args args(argc, argv);
-  const int tasks = static_cast<int>(args.get_int("tasks", 8));
-  const auto count = static_cast<std::size_t>(args.get_int("count", 8));
-  const int iters = static_cast<int>(args.get_int("iters", 1000));
-  const int reps = static_cast<int>(args.get_int("reps", 5));
-  const bool tasks_at_once = args.get_string("how", "task") == "task";  // else "wait"
+  const micro::settings cfg{bench::args(argc, argv)};
+  const int tasks = cfg.tasks, iters = cfg.iters, reps = cfg.reps;
+  const std::size_t count = cfg.count;
+  const bool tasks_at_once = cfg.tasks_at_once;
   const int size = world.size();
   nampi::scheduler scheduler;  // its arrays stay allocated from one repetition to the next
   std::uint64_t total = 0;

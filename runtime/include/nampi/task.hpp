@@ -30,6 +30,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <concepts>
 #include <coroutine>
 #include <cstddef>
@@ -314,30 +315,34 @@ inline task<void> promise<void>::get_return_object() noexcept {
   return task<void>(std::coroutine_handle<promise<void>>::from_promise(*this));
 }
 
-// co_await fork{...}: starts the tasks in the awaiting task's scheduler; resumes it when the
-// last of them has ended.
-template <typename... Handles>
+// Starts tasks together (run()'s, or a when_all's parts: the children of `parent`), in order,
+// each on a strand of its own (kept in `strands`, which must stay where it is until they end);
+// `all` learns when each ends.
+inline void start_together(scheduler_core& s, join& all, std::vector<strand>& strands,
+                           strand* parent, const task_access::entry* entries, std::size_t n) {
+  strands.reserve(n);  // no reallocation below: the promises point at their strands
+  for (std::size_t i = 0; i < n; ++i) {
+    strand& on = strands.emplace_back(s.claims(), i, parent);
+    entries[i].promise->start_in(s, &all, &on);
+    s.make_ready({entries[i].coroutine, &on});
+  }
+}
+
+// co_await fork<N>{...}: starts the tasks in the awaiting task's scheduler; resumes it when
+// the last of them has ended.
+template <std::size_t N>
 struct fork {
   static constexpr bool is_nampi_task_awaiter = true;
-  std::tuple<Handles...> tasks;
-  join all{sizeof...(Handles), {}, nullptr};
-  std::vector<strand> parts{};  // one strand per part
+  std::array<task_access::entry, N> entries;
+  join all{N, {}, nullptr};
+  std::vector<strand> parts{};
 
-  bool await_ready() const noexcept { return sizeof...(Handles) == 0; }
+  bool await_ready() const noexcept { return N == 0; }
   template <typename Promise>
   void await_suspend(std::coroutine_handle<Promise> waiter) {
     all.waiter = waiter;
     all.waiter_strand = waiter.promise().running;
-    scheduler_core& s = *waiter.promise().scheduler;
-    parts.reserve(sizeof...(Handles));
-    for (std::size_t i = 0; i < sizeof...(Handles); ++i)
-      parts.emplace_back(s.claims(), i, all.waiter_strand);
-    std::size_t i = 0;
-    std::apply(
-        [&](auto... h) {
-          ((h.promise().start_in(s, &all, &parts[i]), s.make_ready({h, &parts[i]}), ++i), ...);
-        },
-        tasks);
+    start_together(*waiter.promise().scheduler, all, parts, all.waiter_strand, entries.data(), N);
   }
   void await_resume() const noexcept {}
 };
@@ -349,8 +354,7 @@ template <typename... T>
 auto when_all(task<T>... tasks) -> task<std::tuple<detail::coro::value_of_t<T>...>> {
   using access = detail::coro::task_access;
   NAMPI_CHECK((tasks.valid() && ...), "%s", "nampi::when_all: a task was moved from");
-  co_await detail::coro::fork<std::coroutine_handle<detail::coro::promise<T>>...>{
-      {access::handle(tasks)...}};
+  co_await detail::coro::fork<sizeof...(T)>{{access::start_entry(tasks)...}};
   co_return std::tuple<detail::coro::value_of_t<T>...>(
       detail::coro::take_value(access::handle(tasks).promise())...);
 }
@@ -396,12 +400,7 @@ class scheduler {
       NAMPI_CHECK(entries[i].promise != nullptr, "nampi::run: task %zu was moved from", i + 1);
     detail::coro::join all{n, {}, nullptr};
     std::vector<detail::coro::strand> strands;
-    strands.reserve(n);
-    for (std::size_t i = 0; i < n; ++i) strands.emplace_back(core_.claims(), i, nullptr);
-    for (std::size_t i = 0; i < n; ++i) {
-      entries[i].promise->start_in(core_, &all, &strands[i]);
-      core_.make_ready({entries[i].coroutine, &strands[i]});
-    }
+    detail::coro::start_together(core_, all, strands, nullptr, entries, n);
     try {
       core_.run(all);
     } catch (...) {

@@ -5,7 +5,7 @@
 //  * a started persistent or partitioned call (`co_await op.start()`): the same, and the value
 //    is what its wait() returns (a view of the call's buffers);
 //  * a request pool: every operation in it completes (its handlers run), polled with
-//    test_all() once per round;
+//    test_all() once per round (pool_test);
 //  * anything else with a test() (a range communicator's result, whose algorithm progresses
 //    only when tested; the ulfm plugin's results): polled once per round of the scheduler.
 // The awaiter holds a result awaited as a temporary (`co_await comm.ibarrier()`), and refers to
@@ -45,6 +45,12 @@ inline constexpr bool is_persistent_call =
 template <typename T>
 concept testable = requires(T& t) { t.test(); };
 
+// The task `task`, to resume on the strand it runs on.
+template <typename Promise>
+resumable resumable_of(std::coroutine_handle<Promise> task) noexcept {
+  return {task, task.promise().running};
+}
+
 // Hold: the result's type (held) or a reference to it.
 template <typename Hold>
 class request_awaiter {
@@ -58,8 +64,7 @@ class request_awaiter {
   template <typename Promise>
   void await_suspend(std::coroutine_handle<Promise> task) {
     waited_ = true;
-    task.promise().scheduler->wait_for(&result_.mpi_request(), status(),
-                                       {task, task.promise().running});
+    task.promise().scheduler->wait_for(&result_.mpi_request(), status(), resumable_of(task));
   }
   decltype(auto) await_resume() {
     return result_.take_completed(waited_ ? status() : MPI_STATUS_IGNORE);
@@ -85,8 +90,7 @@ class persistent_awaiter {
   bool await_ready() const noexcept { return false; }
   template <typename Promise>
   void await_suspend(std::coroutine_handle<Promise> task) {
-    task.promise().scheduler->wait_for(&call_.mpi_request(), &status_,
-                                       {task, task.promise().running});
+    task.promise().scheduler->wait_for(&call_.mpi_request(), &status_, resumable_of(task));
   }
   decltype(auto) await_resume() { return call_.take_completed(&status_); }
 
@@ -119,8 +123,7 @@ class polled_awaiter {
   bool await_ready() { return poll(this); }
   template <typename Promise>
   void await_suspend(std::coroutine_handle<Promise> task) {
-    task.promise().scheduler->poll_for(
-        {{task, task.promise().running}, &polled_awaiter::poll, this});
+    task.promise().scheduler->poll_for({resumable_of(task), &polled_awaiter::poll, this});
   }
   value_type await_resume() {
     if (error_) std::rethrow_exception(error_);
@@ -149,35 +152,12 @@ class polled_awaiter {
   std::exception_ptr error_;
 };
 
-// A request pool (nampi/request_pool.hpp): `co_await pool` completes every operation in it, as
-// wait_all() does (the handlers run), polled with its test_all(): one MPI_Testall per round.
+// A request pool (nampi/request_pool.hpp) as something polled: its test_all() completes every
+// operation in it at once (the handlers run), one MPI_Testall per round, none once empty.
 template <typename Pool>
-class pool_awaiter {
- public:
-  explicit pool_awaiter(Pool& pool) : pool_(pool) {}
-
-  bool await_ready() const noexcept { return pool_.empty(); }
-  template <typename Promise>
-  void await_suspend(std::coroutine_handle<Promise> task) {
-    task.promise().scheduler->poll_for({{task, task.promise().running}, &pool_awaiter::poll, this});
-  }
-  void await_resume() const {
-    if (error_) std::rethrow_exception(error_);
-  }
-
- private:
-  static bool poll(void* self) noexcept {
-    auto& a = *static_cast<pool_awaiter*>(self);
-    try {
-      return a.pool_.test_all();
-    } catch (...) {  // an MPI error, or a handler's exception: the awaiting task's
-      a.error_ = std::current_exception();
-      return true;
-    }
-  }
-
-  Pool& pool_;
-  std::exception_ptr error_;
+struct pool_test {
+  Pool& pool;
+  bool test() { return pool.test_all(); }
 };
 
 template <typename T>
@@ -186,9 +166,6 @@ concept request_pool_like = requires(T& p) {
   p.wait_all();
   p.empty();
 };
-
-template <typename T>
-inline constexpr bool dependent_false_v = false;
 
 // What a refused co_await turns into (after its one message): an awaiter of the value it
 // would have given, so that the compiler says nothing more. (Never run: the unit fails.)
@@ -224,11 +201,11 @@ auto awaitable_for(X&& x) {
     }
   } else if constexpr (request_pool_like<type>) {
     static_assert(std::is_lvalue_reference_v<X>, "nampi::task: co_await a request pool by name");
-    return pool_awaiter<type>(x);
+    return polled_awaiter<pool_test<type>>(pool_test<type>{x});
   } else if constexpr (testable<type>) {
     return polled_awaiter<hold>(std::forward<X>(x));
   } else {
-    static_assert(dependent_false_v<type>,
+    static_assert(dependent_false<type>,
                   "nampi::task: co_await takes a nampi::task, a nonblocking call's result, a "
                   "started persistent or partitioned call, or a result with test() (a range "
                   "communicator's, a plugin's); nampi's scheduler cannot resume a task "

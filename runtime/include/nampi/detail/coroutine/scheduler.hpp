@@ -86,9 +86,6 @@ class scheduler_core {
     }
   }
 
-  // Whether anything waits (a scheduler left by an exception still has its requests).
-  bool idle() const noexcept { return ready_.empty() && requests_.empty() && polls_.empty(); }
-
   // Forgets what waits (the tasks that waited are being destroyed: their results complete
   // their own requests).
   void clear() noexcept {
