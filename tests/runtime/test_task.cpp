@@ -259,14 +259,67 @@ TEST_CASE("a task that is not started runs nothing") {
   CHECK(nampi_pmpi::snapshot().empty());
 }
 
-TEST_CASE("a range communicator's nonblocking call is awaited by polling its test()") {
+TEST_CASE("a range communicator's call: its rounds of messages join the loop's MPI_Waitsome") {
   nampi::Communicator comm;
   auto body = [](nampi::Communicator& c) -> nampi::task<int> {
     nampi::RangeCommunicator all = c.range(first(0), last(c.size() - 1));
     co_return co_await all.iallreduce_single(send_buf(all.rank() + 1), op(std::plus<>{}));
   };
+  nampi_pmpi_reset();
   auto [sum] = nampi::run(comm, body(comm));
+  const call_counts counts = nampi_pmpi::snapshot();
   CHECK(sum == comm.size() * (comm.size() + 1) / 2);
+  // Each round is tested once when it is posted (MPI_Testall), then, unless that completed
+  // it, waited for among the loop's requests (MPI_Waitsome): never polled (MPI_Testsome,
+  // MPI_Iprobe), never waited for alone. (The call's own queries, of the datatype and the
+  // context, are not completions.)
+  const auto count = [&](const char* name) { return counts.count(name) ? counts.at(name) : 0; };
+  const unsigned long long messages = count("MPI_Isend") + count("MPI_Irecv");
+  CHECK(count("MPI_Testsome") == 0);
+  CHECK(count("MPI_Iprobe") == 0);
+  CHECK(count("MPI_Waitall") == 0);
+  CHECK(count("MPI_Wait") == 0);
+  CHECK(count("MPI_Test") == 0);
+  CHECK(count("MPI_Testall") <= messages);
+  CHECK(count("MPI_Waitsome") <= count("MPI_Testall"));
+  if (comm.size() > 1) CHECK(messages > 0);
+}
+
+TEST_CASE("a range receive from any source: looked for, then received in the loop, status") {
+  nampi::Communicator comm;
+  auto body = [](nampi::Communicator& c) -> nampi::task<int> {
+    nampi::RangeCommunicator all = c.range(first(0), last(c.size() - 1));
+    MPI_Status st;
+    // Any source: the algorithm looks with MPI_Iprobe (polled) until the message is there,
+    // then receives it in a round whose request joins the loop's MPI_Waitsome. (The send is
+    // awaited after the receive: a range receive is posted only once a test finds the message,
+    // and MPI need not complete a send, to this process at 1 rank, before it is received.)
+    std::vector<int> out{all.rank(), 3};
+    auto sent = all.isend(send_buf(out), dest((all.rank() + 1) % all.size()), tag(3));
+    auto in = all.irecv<int>(tag(3), recv_count(2), status_out(st));
+    std::vector<int> got = co_await in;
+    co_await sent;
+    const int left = (all.rank() + all.size() - 1) % all.size();
+    CHECK(got == std::vector<int>{left, 3});
+    CHECK(st.MPI_TAG == 3);
+    co_return st.MPI_SOURCE;
+  };
+  auto [src] = nampi::run(comm, body(comm));
+  CHECK(src == left_of(comm));
+}
+
+TEST_CASE("a range call and a communicator's call in two tasks share one loop") {
+  nampi::Communicator comm;
+  nampi::OwnedCommunicator other = comm.dup();
+  std::vector<double> a = values_of(comm.rank(), 0);
+  auto ranged = [](nampi::Communicator& c) -> nampi::task<int> {
+    nampi::RangeCommunicator all = c.range(first(0), last(c.size() - 1));
+    const int s = co_await all.iallreduce_single(send_buf(all.rank() + 1), op(std::plus<>{}));
+    co_return s + co_await all.iallreduce_single(send_buf(1), op(std::plus<>{}));
+  };
+  auto [sum, x] = nampi::run(comm, ranged(comm), step(other, a));
+  CHECK(sum == comm.size() * (comm.size() + 1) / 2 + comm.size());
+  CHECK(x == expected_step(comm.size(), 0));
 }
 
 TEST_CASE("two tasks' collectives on one communicator are refused at every process") {
@@ -297,14 +350,24 @@ TEST_CASE("a request pool: co_await completes every operation in it and runs the
   auto body = [](nampi::Communicator& c) -> nampi::task<std::vector<int>> {
     std::vector<int> received;
     int sent = 0;
+    int raw_source = -1;
     nampi::request_pool pool;
     pool.add(c.irecv<int>(source(left_of(c)), tag(12), recv_count(2)),
              [&](std::vector<int> v) { received = std::move(v); });
     std::vector<int> out{c.rank(), 12};
     pool.add(c.isend(send_buf(out), dest(right_of(c)), tag(12)), [&] { ++sent; });
+    // A raw request whose handler takes MPI's status: the loop gets it for the pool.
+    int raw_in = -1;
+    const int raw_out = c.rank();
+    MPI_Request raw = MPI_REQUEST_NULL;
+    MPI_Irecv(&raw_in, 1, MPI_INT, MPI_ANY_SOURCE, 13, c.mpi_handle(), &raw);
+    pool.add(raw, [&](const MPI_Status& status) { raw_source = status.MPI_SOURCE; });
+    pool.add(c.isend(send_buf(raw_out), dest(right_of(c)), tag(13)));
     co_await pool;
     CHECK(pool.empty());
     CHECK(sent == 1);
+    CHECK(raw_in == left_of(c));
+    CHECK(raw_source == left_of(c));
     co_await pool;  // empty: nothing to wait for
     co_return received;
   };
@@ -312,7 +375,31 @@ TEST_CASE("a request pool: co_await completes every operation in it and runs the
   auto [received] = nampi::run(comm, body(comm));
   const call_counts counts = nampi_pmpi::snapshot();
   CHECK(received == std::vector<int>{left_of(comm), 12});
-  CHECK(counts.at("MPI_Testall") >= 1);  // one per round until both completed
+  // The pool's four requests are waited for among the loop's: one MPI_Waitsome per round,
+  // at most one per request; the pool's own completion calls are not used.
+  CHECK(counts.at("MPI_Waitsome") >= 1);
+  CHECK(counts.at("MPI_Waitsome") <= 4);
+  CHECK(counts.count("MPI_Testall") == 0);
   CHECK(counts.count("MPI_Waitall") == 0);
-  CHECK(counts.count("MPI_Waitsome") == 0);
+  CHECK(counts.count("MPI_Testsome") == 0);
+}
+
+TEST_CASE("a request pool awaited by one task refuses every other use until then") {
+  nampi::Communicator comm;
+  nampi::request_pool pool;
+  std::vector<int> got;
+  pool.add(comm.irecv<int>(source(left_of(comm)), tag(14), recv_count(1)),
+           [&](std::vector<int> v) { got = std::move(v); });
+  const int mine = comm.rank();
+  pool.add(comm.isend(send_buf(mine), dest(right_of(comm)), tag(14)));
+  auto waiter = [](nampi::request_pool& p) -> nampi::task<void> { co_await p; };
+  auto meddler = [](nampi::request_pool& p) -> nampi::task<void> {
+    p.test_all();
+    co_return;
+  };
+  CHECK_THROWS_WITH_AS(nampi::run(comm, waiter(pool), meddler(pool)),
+                       doctest::Contains("a nampi::task is awaiting this pool"),
+                       nampi::usage_error);
+  CHECK(pool.empty());  // the awaiting task completed it
+  CHECK(got == std::vector<int>{left_of(comm)});
 }

@@ -53,7 +53,7 @@ TEST_CASE("iagree: the result owns the flag; wait and test return the AND") {
 #endif
 
 #ifdef NAMPI_ULFM_HAS_IAGREE
-TEST_CASE("iagree awaited in a nampi::task (polled with its test()), one after the other") {
+TEST_CASE("iagree awaited in a nampi::task (its request among the loop's), one after the other") {
   const comm_type comm;
   auto body = [](const comm_type& c) -> nampi::task<bool> {
     const bool some_false = co_await c.iagree(c.rank() != 0);

@@ -69,6 +69,10 @@ using request_of = typename std::remove_cvref_t<Ctx>::request_type;
 
 }  // namespace detail
 
+namespace detail::coro {
+struct result_access;
+}
+
 // ArgList: the caller's argument types (they order the returned values);
 // StatusIndex: the slot MPI_Wait/MPI_Test fill with the status, if any;
 // Request: MPI_Request, or range_request on a range communicator.
@@ -206,6 +210,10 @@ class [[nodiscard]] nonblocking_result {
   void finish_quietly() noexcept {
     if (state_.holds()) state_.wait_or_terminate("waiting for a destroyed pending result");
   }
+
+  // nampi::task's awaiters reach a range communicator's call in progress
+  // (coroutine/awaitables.hpp).
+  friend struct detail::coro::result_access;
 
   state state_;
 };

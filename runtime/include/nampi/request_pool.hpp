@@ -79,6 +79,10 @@ constexpr bool handler_takes() {
     return std::is_invocable_v<Handler&, Value&&>;
 }
 
+namespace coro {
+struct pool_access;  // a nampi::task awaiting a pool (coroutine/awaitables.hpp)
+}
+
 // The common part of request_pool and bounded_request_pool: slot i of the
 // pool is requests_[i] (MPI's array) and operations_[i]; free slots hold
 // MPI_REQUEST_NULL, which MPI's completion functions skip. A template, with
@@ -170,6 +174,7 @@ class basic_request_pool {
 
   // Completes everything in flight: one MPI_Waitall.
   void wait_all() {
+    check_not_awaited("wait_all");
     if (in_flight_ == 0) return;
     call("MPI_Waitall", MPI_Waitall, count(), requests_.data(), statuses());
     complete_all();
@@ -178,6 +183,7 @@ class basic_request_pool {
   // Completes everything if everything is complete: one MPI_Testall. True if
   // it did (or the pool was empty).
   bool test_all() {
+    check_not_awaited("test_all");
     if (in_flight_ == 0) return true;
     int done = 0;
     call("MPI_Testall", MPI_Testall, count(), requests_.data(), &done, statuses());
@@ -187,6 +193,7 @@ class basic_request_pool {
 
   // Completes one operation: one MPI_Waitany. False if the pool was empty.
   bool wait_any() {
+    check_not_awaited("wait_any");
     if (in_flight_ == 0) return false;
     int index = MPI_UNDEFINED;
     MPI_Status status{};
@@ -197,6 +204,7 @@ class basic_request_pool {
 
   // Completes one operation if one is complete: one MPI_Testany.
   bool test_any() {
+    check_not_awaited("test_any");
     if (in_flight_ == 0) return false;
     int index = MPI_UNDEFINED;
     int done = 0;
@@ -211,6 +219,7 @@ class basic_request_pool {
   // Completes at least one operation, and every other one that is complete:
   // one MPI_Waitsome. Returns how many completed (0 if the pool was empty).
   std::size_t wait_some() {
+    check_not_awaited("wait_some");
     if (in_flight_ == 0) return 0;
     int completed = 0;
     indices_.resize(requests_.size());
@@ -222,6 +231,7 @@ class basic_request_pool {
   // Completes every operation that is complete: one MPI_Testsome. Returns how
   // many completed.
   std::size_t test_some() {
+    check_not_awaited("test_some");
     if (in_flight_ == 0) return 0;
     int completed = 0;
     indices_.resize(requests_.size());
@@ -261,6 +271,7 @@ class basic_request_pool {
   // slot, first completing operations while a bounded pool is full.
   template <typename MakeOperation>
   void insert(MPI_Request request, MakeOperation&& make_operation) {
+    check_not_awaited("add");
     while (free_slots_.empty() && requests_.size() >= max_in_flight_) wait_any();
     std::size_t slot;
     if (!free_slots_.empty()) {
@@ -397,6 +408,17 @@ class basic_request_pool {
     needing_status_ = 0;
   }
 
+  friend struct coro::pool_access;
+
+  // While a nampi::task awaits the pool (co_await pool), its requests are the task
+  // scheduler's: completing them here too would complete them twice.
+  void check_not_awaited(const char* what) const {
+    NAMPI_CHECK(!awaited_,
+                "request_pool::%s: a nampi::task is awaiting this pool (co_await pool); use it "
+                "again once that co_await returned",
+                what);
+  }
+
   void take_from(basic_request_pool& other) noexcept {
     max_in_flight_ = other.max_in_flight_;
     bounded_ = other.bounded_;
@@ -424,6 +446,7 @@ class basic_request_pool {
   std::vector<finished_operation> scratch_;
   std::size_t in_flight_ = 0;
   std::size_t needing_status_ = 0;
+  bool awaited_ = false;
 };
 
 }  // namespace detail

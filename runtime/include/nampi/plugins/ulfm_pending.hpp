@@ -52,6 +52,20 @@ class [[nodiscard]] ulfm_pending {
     return take();
   }
 
+  // The MPI request, for whoever completes it elsewhere (a nampi::task's scheduler, among
+  // other requests); take_completed() then gives the value without another MPI call.
+  static constexpr bool has_status = false;
+  MPI_Request& mpi_request() {
+    check_holds("mpi_request");
+    return state_->request;
+  }
+  auto take_completed(const MPI_Status*) {
+    check_holds("take_completed");
+    NAMPI_ASSERT(state_->request == MPI_REQUEST_NULL,
+                 "%s: take_completed() on a request that is still pending", State::call);
+    return take();
+  }
+
   // Whether it still holds a call (not yet returned by wait() or test()).
   bool valid() const noexcept { return state_ != nullptr; }
 

@@ -3,9 +3,11 @@
 // that waits completes what it can, and the tasks whose requests completed become ready. No
 // task tests its own request: however many tasks wait, each round is one MPI call.
 //
-// What has no MPI request to wait on (a range communicator's call, whose algorithm progresses
-// only when its result is tested; ulfm's results) is polled once per round instead, and the
-// round's MPI call is then MPI_Testsome, so that a poll is never held up by a blocking wait.
+// What waits on several requests at once (a range communicator's round of messages, a request
+// pool) joins the same MPI_Waitsome as a request_group, and goes on once all of them completed.
+// Only what has no request to wait on (a range algorithm looking for a message with
+// MPI_Iprobe) is polled once per round, and the round's MPI call is then MPI_Testsome, so that
+// a poll is never held up by a blocking wait.
 #pragma once
 
 #include <mpi.h>
@@ -35,11 +37,19 @@ struct resumable {
   strand* on;
 };
 
-// Something awaited without an MPI request: `poll(awaiter)` tests it once (true: done).
+// Something awaited without an MPI request: `poll(awaiter)` tests it once; true when the entry
+// is done with (the awaiter has made its task ready, or waits on requests now).
 struct poll_entry {
-  resumable task;
-  bool (*poll)(void*);
+  bool (*poll)(void*) noexcept;
   void* awaiter;
+};
+
+// Requests awaited together: once the last of them has completed, `advance(awaiter)` goes on
+// (it waits on new requests, or makes its task ready).
+struct request_group {
+  std::size_t pending = 0;
+  void (*advance)(void*) noexcept = nullptr;
+  void* awaiter = nullptr;
 };
 
 class scheduler_core {
@@ -52,9 +62,11 @@ class scheduler_core {
   // copy, writes back what MPI left there (MPI_REQUEST_NULL, or an inactive persistent
   // request), and `*status` (unless MPI_STATUS_IGNORE) gets MPI's status.
   void wait_for(MPI_Request* origin, MPI_Status* status, resumable task) {
-    requests_.push_back(*origin);
-    waiting_.push_back({task, origin, status});
-    if (status != MPI_STATUS_IGNORE) ++statuses_wanted_;
+    add(origin, status, task, nullptr);
+  }
+  // The same for one request of `group` (its `pending` counts them).
+  void wait_for(MPI_Request* origin, MPI_Status* status, request_group& group) {
+    add(origin, status, {}, &group);
   }
   void poll_for(poll_entry entry) { polls_.push_back(entry); }
   void make_ready(resumable task) { ready_.push_back(task); }
@@ -93,16 +105,24 @@ class scheduler_core {
     requests_.clear();
     waiting_.clear();
     polls_.clear();
+    advancing_.clear();
     statuses_wanted_ = 0;
     claims_.clear();
   }
 
  private:
   struct waiting_task {
-    resumable task;
+    resumable task;        // resumed when the request completes, unless
+    request_group* group;  // it is one of a group's (else nullptr)
     MPI_Request* origin;
     MPI_Status* status;
   };
+
+  void add(MPI_Request* origin, MPI_Status* status, resumable task, request_group* group) {
+    requests_.push_back(*origin);
+    waiting_.push_back({task, group, origin, status});
+    if (status != MPI_STATUS_IGNORE) ++statuses_wanted_;
+  }
 
   void resume_ready() {
     running_.swap(ready_);  // a resumed task may make others ready: they run next round
@@ -121,7 +141,6 @@ class scheduler_core {
     if (!requests_.empty()) progressed = complete_requests(polls_.empty());
     for (std::size_t i = 0; i < polls_.size();) {
       if (polls_[i].poll(polls_[i].awaiter)) {
-        ready_.push_back(polls_[i].task);
         polls_[i] = polls_.back();
         polls_.pop_back();
         progressed = true;
@@ -162,7 +181,10 @@ class scheduler_core {
         if (statuses != MPI_STATUSES_IGNORE) *w.status = statuses_[k];
         --statuses_wanted_;
       }
-      ready_.push_back(w.task);
+      if (w.group == nullptr)
+        ready_.push_back(w.task);
+      else if (--w.group->pending == 0)
+        advancing_.push_back(w.group);
     }
     // Out of the arrays, largest index first, each replaced by the last entry (which is then
     // never a completed one): O(completed), not O(waiting). MPICH and Open MPI give the
@@ -180,6 +202,9 @@ class scheduler_core {
       requests_.pop_back();
       waiting_.pop_back();
     }
+    // Groups go on once the arrays are consistent again: they may wait on new requests.
+    for (request_group* group : advancing_) group->advance(group->awaiter);
+    advancing_.clear();
     return true;
   }
 
@@ -187,6 +212,7 @@ class scheduler_core {
   std::vector<MPI_Request> requests_;  // MPI's array: copies of the awaited requests
   std::vector<waiting_task> waiting_;  // waiting_[i] waits for requests_[i]
   std::vector<poll_entry> polls_;
+  std::vector<request_group*> advancing_;
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;
   std::size_t statuses_wanted_ = 0;

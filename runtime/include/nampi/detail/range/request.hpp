@@ -31,6 +31,9 @@ class range_request {
 
   bool pending() const noexcept { return task_.holds(); }
 
+  // The round of messages its algorithm waits for now (range/task.hpp), or nullptr.
+  range_round* waiting_round() const noexcept { return task_.waiting_round(); }
+
   // Completes the call; `out` (or MPI_STATUS_IGNORE) gets the receive's status.
   void wait(MPI_Status* out) {
     task_.progress(true);

@@ -49,8 +49,10 @@ class range_round {
     call_mpi("MPI_Irecv", MPI_Irecv, buf, t.count(), t.type(), source, tag, comm_, next());
   }
 
-  // Whether all messages completed: waits for them (block) or tests once.
+  // Whether all messages completed: waits for them (block) or tests once. (A round completed
+  // elsewhere, by a nampi::task's scheduler, has nothing left: no MPI call.)
   bool complete(bool block) {
+    if (requests_.empty()) return true;
     const int n = static_cast<int>(requests_.size());
     std::vector<MPI_Status> statuses(status_ != MPI_STATUS_IGNORE ? requests_.size() : 0);
     MPI_Status* out = statuses.empty() ? MPI_STATUSES_IGNORE : statuses.data();
@@ -65,6 +67,19 @@ class range_round {
     requests_.clear();
     status_ = MPI_STATUS_IGNORE;
     return true;
+  }
+
+  // For a nampi::task's scheduler (coroutine/awaitables.hpp), which completes the round's
+  // requests among others': request i, and where its status goes.
+  std::size_t size() const noexcept { return requests_.size(); }
+  MPI_Request* request(std::size_t i) noexcept { return &requests_[i]; }
+  MPI_Status* status_of(std::size_t i) const noexcept {
+    return i == status_index_ ? status_ : MPI_STATUS_IGNORE;
+  }
+  // Once the scheduler completed every request (and wrote the status): the round is over.
+  void completed_elsewhere() noexcept {
+    requests_.clear();
+    status_ = MPI_STATUS_IGNORE;
   }
 
   // co_await: suspends unless there is nothing to wait for.
@@ -138,6 +153,14 @@ class [[nodiscard]] range_task {
   int result() const {
     if (h_.promise().error) std::rethrow_exception(h_.promise().error);
     return h_.promise().code;
+  }
+
+  // The round of messages the algorithm waits for now, in it or in the part it runs; nullptr
+  // when it has ended or looks for a message (a poll).
+  range_round* waiting_round() const noexcept {
+    handle h = h_;
+    while (h && !h.done() && h.promise().part) h = h.promise().part;
+    return h && !h.done() ? h.promise().round : nullptr;
   }
 
   // A blocking call: the algorithm to its end.
