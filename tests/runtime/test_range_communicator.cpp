@@ -153,3 +153,59 @@ TEST_CASE("range: collectives give what MPI's give on the same processes") {
     CHECK(allgatherv_r == c.allgatherv(send_buf(varying)));
   }
 }
+
+TEST_CASE("range: a predefined datatype's extents and size are asked of MPI once, not per call") {
+  nampi::Communicator world;
+  auto all = world.range(first(0), last(world.size() - 1));
+  const std::vector<double> mine{1.0 * all.rank(), 2.0};
+  (void)all.scan(send_buf(mine), op(std::plus<>{}));  // the first use may ask
+  nampi_pmpi_reset();
+  const auto scanned = all.scan(send_buf(mine), op(std::plus<>{}));
+  const auto summed = all.allreduce(send_buf(mine), op(std::plus<>{}));
+  const int ex = all.exscan_single(send_buf(all.rank() + 1), op(std::plus<>{}));
+  const auto calls = nampi_pmpi::snapshot();
+  for (const char* query :
+       {"MPI_Type_get_extent", "MPI_Type_get_true_extent", "MPI_Type_size_x", "MPI_Type_size"}) {
+    INFO(query);
+    CHECK(calls.count(query) == 0);
+  }
+  const double below = all.rank() * (all.rank() + 1) / 2.0;
+  CHECK(scanned == std::vector<double>{below, 2.0 * (all.rank() + 1)});
+  const double n = all.size();
+  CHECK(summed == std::vector<double>{n * (n - 1) / 2, 2 * n});
+  if (all.rank() > 0) CHECK(ex == all.rank() * (all.rank() + 1) / 2);
+}
+
+TEST_CASE("range: a derived datatype is asked each time (a freed handle can name another type)") {
+  nampi::Communicator world;
+  auto all = world.range(first(0), last(world.size() - 1));
+  const int n = all.size();
+  const int me = all.rank();
+  // Two ints in a row: dense.
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  const std::vector<int> mine{me, me + 100};
+  std::vector<int> got(2 * static_cast<std::size_t>(n), -1);
+  all.allgather(send_buf(mine), send_count(1), send_type(pair), recv_buf(got), recv_count(1),
+                recv_type(pair));
+  for (int k = 0; k < n; ++k) {
+    CHECK(got[2 * static_cast<std::size_t>(k)] == k);
+    CHECK(got[2 * static_cast<std::size_t>(k) + 1] == k + 100);
+  }
+  MPI_Type_free(&pair);
+  // One int every two ints: not dense. MPI may give it the freed type's handle; facts kept
+  // from `pair` would copy this rank's own block as 8 dense bytes and overwrite the gap.
+  MPI_Datatype spaced = MPI_DATATYPE_NULL;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+  MPI_Type_commit(&spaced);
+  const std::vector<int> one{me, -7};
+  std::vector<int> gaps(2 * static_cast<std::size_t>(n), -1);
+  all.allgather(send_buf(one), send_count(1), send_type(spaced), recv_buf(gaps), recv_count(1),
+                recv_type(spaced));
+  for (int k = 0; k < n; ++k) {
+    CHECK(gaps[2 * static_cast<std::size_t>(k)] == k);
+    CHECK(gaps[2 * static_cast<std::size_t>(k) + 1] == -1);  // the gap is left alone
+  }
+  MPI_Type_free(&spaced);
+}

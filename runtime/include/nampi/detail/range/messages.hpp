@@ -10,6 +10,7 @@
 #include <cstring>
 #include <vector>
 
+#include "nampi/detail/datatype_facts.hpp"
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/range/handle.hpp"
 #include "nampi/detail/range/tags.hpp"
@@ -40,17 +41,6 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
            r.count(), r.type(), source, recv_tag, comm, status);
 }
 
-// Whether `type` lays its elements out densely from offset 0 (a builtin type, a contiguous
-// one): `count` of them are count * size bytes to copy as they are.
-inline bool dense(MPI_Datatype type) {
-  MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
-  call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
-  MPI_Count size = 0;
-  call_mpi("MPI_Type_size_x", MPI_Type_size_x, type, &size);
-  return lb == 0 && true_lb == 0 && size == extent && true_extent == extent;
-}
-
 // `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
 // (the same type signature) at this process, without a message: a message to itself would
 // be matched behind every unexpected message queued from other ranks (a rank that runs ahead
@@ -59,14 +49,12 @@ inline bool dense(MPI_Datatype type) {
 inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
                  MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
   if ((from == to && from_type == to_type) || count == 0) return;
-  if (from_type == to_type && count == count_to && dense(from_type)) {
-    MPI_Count size = 0;
-    call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
+  const datatype_facts from_facts = facts_of(from_type);
+  const MPI_Count size = from_facts.size;
+  if (from_type == to_type && count == count_to && from_facts.dense()) {
     std::memmove(to, from, static_cast<std::size_t>(count * size));
     return;
   }
-  MPI_Count size = 0;
-  call_mpi("MPI_Type_size_x", MPI_Type_size_x, from_type, &size);
   if (count * size > INT_MAX / 2) {  // too big to pack (int sizes): a message to itself
     const int self = r.parent_of(r.rank);
     const int tag = r.collective_tag(range_tags::copy);
@@ -91,27 +79,26 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
 class scratch {
  public:
   scratch(MPI_Count count, MPI_Datatype type) {
-    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
-    call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &true_lb, &true_extent);
-    const MPI_Count bytes = count > 0 ? true_extent + (count - 1) * extent : 0;
+    if (count == 0) {  // nothing to hold (a rank that receives nothing): a valid address
+      bytes_.resize(1);
+      data_ = bytes_.data();
+      return;
+    }
+    const datatype_facts f = facts_of(type);
+    const MPI_Count bytes = f.true_extent + (count - 1) * f.extent;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));
     bytes_.resize(static_cast<std::size_t>(bytes) + 1);
-    data_ = bytes_.data() - true_lb;  // MPI addresses the first element at its true lower bound
+    data_ = bytes_.data() - f.true_lb;  // MPI addresses the first element at its true lower bound
   }
   void* data() const noexcept { return data_; }
 
  private:
   std::vector<std::byte> bytes_;  // (not <memory>: it would add a fifth to nampi.hpp's compile)
-  std::byte* data_;
+  std::byte* data_ = nullptr;
 };
 
 // The extent of one element of `type`: how far apart consecutive elements lie.
-inline MPI_Aint extent_of(MPI_Datatype type) {
-  MPI_Aint lb = 0, extent = 0;
-  call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &lb, &extent);
-  return extent;
-}
+inline MPI_Aint extent_of(MPI_Datatype type) { return facts_of(type).extent; }
 
 }  // namespace nampi::detail::range_messages
