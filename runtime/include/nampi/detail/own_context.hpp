@@ -1,8 +1,9 @@
 // nampi's own communication context of a communicator: a duplicate of it (MPI_Comm_dup, the
 // "shadow") on which nampi's own algorithms send their messages: range collectives, sparse
-// all-to-all, janus_sort, the global RPCs (nampi::universe). A message on the shadow can match only a receive on the shadow, so
-// no receive or probe of the program (wildcards included) takes one of nampi's messages, and
-// nampi never takes the program's, whatever the tags (the MPI standard's advice to libraries).
+// all-to-all, janus_sort, the global RPCs (nampi::universe). A message on the shadow can match only
+// a receive on the shadow, so no receive or probe of the program (wildcards included) takes one of
+// nampi's messages, and nampi never takes the program's, whatever the tags (the MPI standard's
+// advice to libraries).
 //
 // Where a shadow is made (each is one collective MPI_Comm_dup over the communicator, at a
 // point where its processes make a collective call anyway):
@@ -34,7 +35,7 @@
 namespace nampi::detail {
 
 namespace own_tags {
-inline constexpr int janus_first = 0;             // janus_sort's element messages: 384 tags
+inline constexpr int janus_first = 0;              // janus_sort's element messages: 384 tags
 inline constexpr int sparse_alltoall_first = 400;  // sparse all-to-all: 2 tags
 inline constexpr int rpc = 402;                    // the global RPCs (global/rpc.hpp)
 inline constexpr int collective_tags_begin = 1024;
@@ -75,8 +76,8 @@ class own_context {
     std::uint64_t id;
     std::uint64_t slot;
   };
-  ticket begin_collective(const range_identity& range, int me, const char* call,
-                          std::uint64_t hash, std::uint64_t slots) {
+  ticket begin_collective(const range_identity& range, int me, const char* call, std::uint64_t hash,
+                          std::uint64_t slots) {
     const lock held(lock_);
     auto at = std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0});
     const bool known = at != sequences_.end() && at->range == range;
@@ -102,6 +103,11 @@ class own_context {
     std::erase_if(in_flight_, [id](const in_flight_entry& e) { return e.id == id; });
   }
 
+  // Which of its two tags the next call of an algorithm that alternates them uses (sparse
+  // all-to-all, plugins/sparse_alltoall.hpp): 0, 1, 0, ... Kept here, not in an attribute,
+  // so that a call asks MPI nothing for it; every view of the communicator shares it.
+  int next_alternating_tag() noexcept { return static_cast<int>(alternations_.fetch_add(1) & 1U); }
+
   // nampi::tasks (nampi/task.hpp) made with the communicator and not finished: each holds one
   // (task_lease), so that freeing the communicator under them is refused (free_own_context).
   void hold_task() noexcept { tasks_.fetch_add(1); }
@@ -113,7 +119,9 @@ class own_context {
     range_identity range;
     std::uint64_t next;  // the sequence number of its next collective
     // Kept sorted by range (lower_bound above).
-    friend bool operator<(const sequence& a, const sequence& b) noexcept { return a.range < b.range; }
+    friend bool operator<(const sequence& a, const sequence& b) noexcept {
+      return a.range < b.range;
+    }
   };
   struct in_flight_entry {
     std::uint64_t id;
@@ -156,6 +164,7 @@ class own_context {
   std::vector<in_flight_entry> in_flight_;
   std::uint64_t last_id_ = 0;
   atomic_cell<long> tasks_{0};
+  atomic_cell<unsigned> alternations_{0};
 };
 
 // A range collective's registration at its context while it is in flight (move-only):

@@ -15,8 +15,8 @@
 // left a call's barrier may already send the next call's messages to a rank that still
 // probes for the last of this call's, which must not take them. (Two tags are enough: no
 // rank leaves a call's barrier before every rank has finished the call before.) Which tag
-// is next is an attribute of the context's communicator (MPI_Comm_set_attr), so every view
-// of it agrees; a duplicate starts afresh.
+// is next is kept in the communicator's own context (no MPI call), so every view of it
+// agrees; a duplicate starts afresh.
 // Messages are found by matched probes (MPI_Improbe, MPI_Mrecv) where the MPI provides them,
 // otherwise (SimGrid's SMPI links both but does not implement them) by MPI_Iprobe and an
 // MPI_Recv from the probed source: the same message, as only this call receives on its
@@ -190,28 +190,17 @@ namespace detail_sparse {
 
 inline constexpr int first_tag = detail::own_tags::sparse_alltoall_first;  // and first_tag + 1
 
-// The tag of this call on `comm`, and the other one for its next call.
-inline int next_tag(MPI_Comm comm) {
-  static const int keyval = [] {
-    int k = MPI_KEYVAL_INVALID;
-    detail::call_mpi("MPI_Comm_create_keyval", MPI_Comm_create_keyval, MPI_COMM_NULL_COPY_FN,
-                     MPI_COMM_NULL_DELETE_FN, &k, nullptr);
-    return k;
-  }();
-  void* value = nullptr;
-  int found = 0;
-  detail::call_mpi("MPI_Comm_get_attr", MPI_Comm_get_attr, comm, keyval, static_cast<void*>(&value),
-                   &found);
-  const std::intptr_t parity = found != 0 ? reinterpret_cast<std::intptr_t>(value) : 0;
-  detail::call_mpi("MPI_Comm_set_attr", MPI_Comm_set_attr, comm, keyval,
-                   reinterpret_cast<void*>(parity ^ 1));
-  return first_tag + static_cast<int>(parity);
+// The tag of this call on the communicator whose context is `context`, and the other one for
+// its next call.
+inline int next_tag(detail::own_context& context) {
+  return first_tag + context.next_alternating_tag();
 }
 
 // The NBX exchange: sends every non-empty message of `messages` ((destination, range of T)
 // pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
 template <typename T, typename Messages, typename Deliver>
-void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliver) {
+void exchange(detail::own_context* context, int size, const Messages& messages, Deliver&& deliver) {
+  const MPI_Comm comm = detail::own_comm(context, "alltoallv_sparse");
   // Every destination is checked before the call takes its tag or sends anything: a call
   // that throws here leaves the alternation of the tags as it was.
   for (const auto& [destination, message] : messages) {
@@ -220,7 +209,7 @@ void exchange(MPI_Comm comm, int size, const Messages& messages, Deliver&& deliv
                 "alltoallv_sparse: destination %d is not a rank of the communicator (size %d)",
                 dest, size);
   }
-  const int tag = next_tag(comm);
+  const int tag = next_tag(*context);
   // Its sends complete before the call returns or throws (an exception from `deliver` or a
   // check): MPI reads the caller's messages until then.
   struct pending_sends {
@@ -296,12 +285,11 @@ class sparse_alltoall_members {
       using T = std::remove_cv_t<detail::element_t<Message>>;
       if constexpr (plugin::given<sparse_alltoall_params::on_message, Args...>) {
         auto& deliver = plugin::value<sparse_alltoall_params::on_message>(args...);
-        detail_sparse::exchange<T>(detail::own_comm(comm.own_context(), "alltoallv_sparse"),
-                                   comm.size(), messages, deliver);
+        detail_sparse::exchange<T>(comm.own_context(), comm.size(), messages, deliver);
       } else {
         std::vector<std::pair<int, std::vector<T>>> received;
         detail_sparse::exchange<T>(
-            detail::own_comm(comm.own_context(), "alltoallv_sparse"), comm.size(), messages,
+            comm.own_context(), comm.size(), messages,
             [&](probed_message<T>& m) { received.emplace_back(m.source(), m.recv()); });
         return received;
       }
