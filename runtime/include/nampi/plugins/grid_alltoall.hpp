@@ -82,99 +82,167 @@ inline int as_count(long long n, const char* what) {
   return narrow<int>(n, call_name, what, "int");
 }
 
-// The exchange: `send` holds the elements for rank d at displs[d], counts[d] of them. Returns
-// the elements received (from each source in rank order) and writes the counts of each source
-// into `from_each` (p of them).
+// The arrays of one exchange, kept by the grid communicator from call to call: in the steady
+// state a call allocates nothing but what it returns. (A grid communicator's calls are
+// collective over its rows and columns: one thread at a time, as MPI requires.)
+struct workspace {
+  std::vector<int> header1, got1, send1, send_displs1, recv1, recv_displs1;
+  std::vector<int> header2, got2, send2, send_displs2, recv2, recv_displs2;
+  std::vector<int> from_each;
+  std::vector<std::size_t> at1, displs_out;
+  std::vector<std::byte> packed1, data1, packed2, data2;  // elements (element_space)
+};
+
+// n elements of T: in reused bytes of the workspace where T allows it (trivially copyable,
+// ordinarily aligned), else in a vector of its own.
 template <typename T>
-std::vector<T> exchange(const layout& g, const Communicator& row, const Communicator& column,
-                        const T* send, const int* counts, const int* displs,
-                        std::vector<int>& from_each) {
-  using namespace nampi::params;
-  const int row_n = row.size(), column_n = column.size();
+class element_space {
+  static constexpr bool reused =
+      std::is_trivially_copyable_v<T> && alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+  struct none {};
+
+ public:
+  element_space(std::vector<std::byte>& bytes, std::size_t n) {
+    if constexpr (reused) {
+      if (bytes.size() < n * sizeof(T)) bytes.resize(n * sizeof(T));  // grows only
+      data_ = reinterpret_cast<T*>(bytes.data());
+    } else {
+      own_.resize(n);
+      data_ = own_.data();
+    }
+  }
+  T* data() const noexcept { return data_; }
+
+ private:
+  [[no_unique_address]] std::conditional_t<reused, none, std::vector<T>> own_;
+  T* data_ = nullptr;
+};
+
+// Prefix sums of the n counts, into displs (as MPI_Alltoallv's displacements).
+inline void prefix_sums(const std::vector<int>& counts, std::vector<int>& displs,
+                        const char* what) {
+  displs.resize(counts.size());
+  long long at = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = as_count(at, what);
+    at += counts[i];
+  }
+}
+
+// Sums of each rank's `width` entries of an all-to-all's headers.
+inline void block_sums(const std::vector<int>& headers, int n, int width, std::vector<int>& sums,
+                       const char* what) {
+  sums.resize(static_cast<std::size_t>(n));
+  for (int a = 0; a < n; ++a)
+    sums[static_cast<std::size_t>(a)] =
+        as_count(sum(headers.data() + static_cast<std::size_t>(a) * width, width), what);
+}
+
+// The exchange: `send` holds the elements for rank d at displs[d], counts[d] of them. Writes
+// the counts of each source into ws.from_each (p of them) and the elements received (from each
+// source in rank order) to make_room(total), which returns where they go.
+template <typename T, typename MakeRoom>
+void exchange(const layout& g, MPI_Comm row, int row_n, MPI_Comm column, int column_n,
+              const T* send, const int* counts, const int* displs, workspace& ws,
+              MakeRoom&& make_room) {
+  const MPI_Datatype type = mpi_datatype<T>();
   // Headers: fixed width (the longest column, the longest row), so that one MPI_Alltoall
   // carries them; unused entries stay 0.
   const int width1 = g.rows + 1, width2 = g.columns + 1;
 
   // Hop 1, in my row: to the member in column q, the counts for each rank of column q (in
   // column order) and then their elements in that order. The extra member gets nothing.
-  std::vector<int> header1(static_cast<std::size_t>(row_n) * width1, 0);
-  std::vector<int> send1(static_cast<std::size_t>(row_n), 0);
-  std::vector<T> packed1;
-  packed1.reserve(static_cast<std::size_t>(sum(counts, g.size)));
+  ws.header1.assign(static_cast<std::size_t>(row_n) * width1, 0);
+  ws.send1.assign(static_cast<std::size_t>(row_n), 0);
+  const element_space<T> packed1(ws.packed1, static_cast<std::size_t>(sum(counts, g.size)));
+  std::size_t packed = 0;
   for (int q = 0; q < g.columns; ++q) {
     long long for_q = 0;
     for (int b = 0; b < g.column_size(q); ++b) {
       const int d = g.in_column(q, b);
-      header1[static_cast<std::size_t>(q) * width1 + b] = counts[d];
+      ws.header1[static_cast<std::size_t>(q) * width1 + b] = counts[d];
       for_q += counts[d];
-      packed1.insert(packed1.end(), send + displs[d], send + displs[d] + counts[d]);
+      std::copy_n(send + displs[d], counts[d], packed1.data() + packed);
+      packed += static_cast<std::size_t>(counts[d]);
     }
-    send1[q] = as_count(for_q, "the elements sent to a row member");
+    ws.send1[q] = as_count(for_q, "the elements sent to a row member");
   }
-  const std::vector<int> got1 = row.alltoall(send_buf(header1));
-  std::vector<int> recv1(static_cast<std::size_t>(row_n));
-  for (int a = 0; a < row_n; ++a)
-    recv1[a] = as_count(sum(got1.data() + static_cast<std::size_t>(a) * width1, width1),
-                        "the elements received from a row member");
-  const std::vector<T> data1 =
-      row.alltoallv(send_buf(packed1), send_counts(send1), recv_counts(recv1));
+  ws.got1.resize(ws.header1.size());
+  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(ws.header1.data()), width1,
+           MPI_INT, static_cast<void*>(ws.got1.data()), width1, MPI_INT, row);
+  block_sums(ws.got1, row_n, width1, ws.recv1, "the elements received from a row member");
+  prefix_sums(ws.send1, ws.send_displs1, "an offset sent to a row member");
+  prefix_sums(ws.recv1, ws.recv_displs1, "an offset received from a row member");
+  const std::size_t total1 =
+      row_n == 0 ? 0 : static_cast<std::size_t>(ws.recv_displs1.back()) + ws.recv1.back();
+  const element_space<T> data1(ws.data1, total1);
+  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(packed1.data()),
+           static_cast<const int*>(ws.send1.data()),
+           static_cast<const int*>(ws.send_displs1.data()), type, static_cast<void*>(data1.data()),
+           static_cast<const int*>(ws.recv1.data()),
+           static_cast<const int*>(ws.recv_displs1.data()), type, row);
 
   // Where the block from row member a to column member b starts in data1.
-  std::vector<std::size_t> at1(static_cast<std::size_t>(row_n) * width1);
+  ws.at1.resize(static_cast<std::size_t>(row_n) * width1);
   std::size_t offset = 0;
-  for (int a = 0; a < row_n; ++a)
-    for (int b = 0; b < width1; ++b) {
-      at1[static_cast<std::size_t>(a) * width1 + b] = offset;
-      offset += static_cast<std::size_t>(got1[static_cast<std::size_t>(a) * width1 + b]);
-    }
+  for (std::size_t k = 0; k < ws.at1.size(); ++k) {
+    ws.at1[k] = offset;
+    offset += static_cast<std::size_t>(ws.got1[k]);
+  }
 
   // Hop 2, in my column: to the member at place b, the counts from each member of my row (in
   // row order) and then their elements for it in that order.
-  std::vector<int> header2(static_cast<std::size_t>(column_n) * width2, 0);
-  std::vector<int> send2(static_cast<std::size_t>(column_n), 0);
-  std::vector<T> packed2;
-  packed2.reserve(data1.size());
+  ws.header2.assign(static_cast<std::size_t>(column_n) * width2, 0);
+  ws.send2.assign(static_cast<std::size_t>(column_n), 0);
+  const element_space<T> packed2(ws.packed2, total1);
+  packed = 0;
   for (int b = 0; b < column_n; ++b) {
     long long for_b = 0;
     for (int a = 0; a < row_n; ++a) {
       const std::size_t k = static_cast<std::size_t>(a) * width1 + b;
-      header2[static_cast<std::size_t>(b) * width2 + a] = got1[k];
-      for_b += got1[k];
-      packed2.insert(packed2.end(), data1.begin() + static_cast<std::ptrdiff_t>(at1[k]),
-                     data1.begin() + static_cast<std::ptrdiff_t>(at1[k] + got1[k]));
+      const int n = ws.got1[k];
+      ws.header2[static_cast<std::size_t>(b) * width2 + a] = n;
+      for_b += n;
+      std::copy_n(data1.data() + ws.at1[k], n, packed2.data() + packed);
+      packed += static_cast<std::size_t>(n);
     }
-    send2[b] = as_count(for_b, "the elements forwarded to a column member");
+    ws.send2[b] = as_count(for_b, "the elements forwarded to a column member");
   }
-  const std::vector<int> got2 = column.alltoall(send_buf(header2));
-  std::vector<int> recv2(static_cast<std::size_t>(column_n));
-  for (int b = 0; b < column_n; ++b)
-    recv2[b] = as_count(sum(got2.data() + static_cast<std::size_t>(b) * width2, width2),
-                        "the elements received from a column member");
-  const std::vector<T> data2 =
-      column.alltoallv(send_buf(packed2), send_counts(send2), recv_counts(recv2));
+  ws.got2.resize(ws.header2.size());
+  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(ws.header2.data()), width2,
+           MPI_INT, static_cast<void*>(ws.got2.data()), width2, MPI_INT, column);
+  block_sums(ws.got2, column_n, width2, ws.recv2, "the elements received from a column member");
+  prefix_sums(ws.send2, ws.send_displs2, "an offset sent to a column member");
+  prefix_sums(ws.recv2, ws.recv_displs2, "an offset received from a column member");
+  const std::size_t total2 =
+      column_n == 0 ? 0 : static_cast<std::size_t>(ws.recv_displs2.back()) + ws.recv2.back();
+  const element_space<T> data2(ws.data2, total2);
+  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(packed2.data()),
+           static_cast<const int*>(ws.send2.data()),
+           static_cast<const int*>(ws.send_displs2.data()), type, static_cast<void*>(data2.data()),
+           static_cast<const int*>(ws.recv2.data()),
+           static_cast<const int*>(ws.recv_displs2.data()), type, column);
 
   // The column member at place b < rows forwarded the data of row b (the extra member at
   // place `rows` forwards nothing: its header is all 0 and names no rank).
-  from_each.assign(static_cast<std::size_t>(g.size), 0);
+  ws.from_each.assign(static_cast<std::size_t>(g.size), 0);
   for (int b = 0; b < std::min(column_n, g.rows); ++b)
     for (int a = 0; a < g.row_size(b); ++a)
-      from_each[g.in_row(b, a)] = got2[static_cast<std::size_t>(b) * width2 + a];
-  std::vector<std::size_t> displs_out(static_cast<std::size_t>(g.size) + 1, 0);
-  for (int s = 0; s < g.size; ++s) displs_out[s + 1] = displs_out[s] + from_each[s];
-  NAMPI_CHECK(displs_out.back() == data2.size(),
-              "%s: internal: %zu elements arrived, the headers announced %zu", call_name,
-              data2.size(), displs_out.back());
+      ws.from_each[g.in_row(b, a)] = ws.got2[static_cast<std::size_t>(b) * width2 + a];
+  ws.displs_out.assign(static_cast<std::size_t>(g.size) + 1, 0);
+  for (int s = 0; s < g.size; ++s) ws.displs_out[s + 1] = ws.displs_out[s] + ws.from_each[s];
+  NAMPI_CHECK(ws.displs_out.back() == total2,
+              "%s: internal: %zu elements arrived, the headers announced %zu", call_name, total2,
+              ws.displs_out.back());
   // Reordered from (row, place in row) to rank order.
-  std::vector<T> out(data2.size());
+  T* out = make_room(total2);
   std::size_t from = 0;
   for (int b = 0; b < std::min(column_n, g.rows); ++b)
     for (int a = 0; a < g.row_size(b); ++a) {
       const int s = g.in_row(b, a);
-      std::copy_n(data2.begin() + static_cast<std::ptrdiff_t>(from), from_each[s],
-                  out.begin() + static_cast<std::ptrdiff_t>(displs_out[s]));
-      from += static_cast<std::size_t>(from_each[s]);
+      std::copy_n(data2.data() + from, ws.from_each[s], out + ws.displs_out[s]);
+      from += static_cast<std::size_t>(ws.from_each[s]);
     }
-  return out;
 }
 
 }  // namespace detail::grid
@@ -230,16 +298,28 @@ class grid_communicator {
 
   template <typename... Args, typename... Refs>
   auto run(Refs&... args) const {
+    using T =
+        std::remove_cv_t<detail::element_t<decltype(plugin::value<param_id::send_buf>(args...))>>;
+    if constexpr (detail::has_param<param_id::recv_buf, Args...>) {
+      // The elements are copied into it here, not converted by MPI datatypes.
+      using R = detail::element_t<decltype(plugin::value<param_id::recv_buf>(args...))>;
+      if constexpr (!std::is_same_v<std::remove_cv_t<R>, T>) {
+        static_assert(std::is_same_v<std::remove_cv_t<R>, T>,
+                      "nampi: alltoallv (grid communicator): recv_buf must hold send_buf's "
+                      "element type");
+        return detail::failed_call{};
+      } else {
+        return exchange<T, Args...>(args...);
+      }
+    } else {
+      return exchange<T, Args...>(args...);
+    }
+  }
+
+  template <typename T, typename... Args, typename... Refs>
+  auto exchange(Refs&... args) const {
     auto& send = plugin::value<param_id::send_buf>(args...);
     auto& counts = plugin::value<param_id::send_counts>(args...);
-    using T = std::remove_cv_t<detail::element_t<decltype(send)>>;
-    if constexpr (detail::has_param<param_id::recv_buf, Args...>) {
-      // The elements are moved into it here, not converted by MPI datatypes.
-      using R = detail::element_t<decltype(plugin::value<param_id::recv_buf>(args...))>;
-      static_assert(std::is_same_v<std::remove_cv_t<R>, T>,
-                    "nampi: alltoallv (grid communicator): recv_buf must hold send_buf's element "
-                    "type");
-    }
     const int p = layout_.size;
     NAMPI_CHECK(detail::size_of(counts) >= static_cast<std::size_t>(p),
                 "%s: send_counts holds %zu counts, the communicator has %d ranks",
@@ -271,32 +351,30 @@ class grid_communicator {
                   "elements)",
                   detail::grid::call_name, d, displs[d], count[d], n);
 
-    std::vector<int> got_counts;
-    std::vector<T> got = detail::grid::exchange<T>(layout_, row_, column_, detail::data_of(send),
-                                                   count, displs, got_counts);
-
     auto out_buf = detail::resolve<param_id::recv_buf, std::vector<T>, no_resize, true>(args...);
     auto out_counts =
         detail::resolve<param_id::recv_counts, std::vector<int>, no_resize, false>(args...);
+    // The received elements go straight into the returned vector or the caller's recv_buf
+    // (sized for them: checked in every build, the size comes from the headers).
+    detail::grid::exchange<T>(
+        layout_, row_.mpi_handle(), row_.size(), column_.mpi_handle(), column_.size(),
+        detail::data_of(send), count, displs, work_, [&](std::size_t total) -> T* {
+          out_buf.resize_for(total, detail::grid::call_name, detail::size_check<true>{});
+          return out_buf.data();
+        });
     if constexpr (detail::has_param<param_id::recv_counts, Args...>) {
-      out_counts.resize_for(got_counts.size(), detail::grid::call_name, detail::size_check<true>{});
-      std::copy(got_counts.begin(), got_counts.end(), out_counts.data());
+      out_counts.resize_for(work_.from_each.size(), detail::grid::call_name,
+                            detail::size_check<true>{});
+      std::copy(work_.from_each.begin(), work_.from_each.end(), out_counts.data());
     }
-    if constexpr (detail::has_param<param_id::recv_buf, Args...>) {
-      out_buf.resize_for(got.size(), detail::grid::call_name, detail::size_check<true>{});
-      std::move(got.begin(), got.end(), out_buf.data());
-      return detail::make_result<Args...>(out_buf, out_counts);
-    } else {
-      // Omitted: what the exchange built is the returned vector (no copy).
-      out_buf.get() = std::move(got);
-      return detail::make_result<Args...>(out_buf, out_counts);
-    }
+    return detail::make_result<Args...>(out_buf, out_counts);
   }
 
   detail::grid::layout layout_;
   int rank_;
   OwnedCommunicator row_;
   OwnedCommunicator column_;
+  mutable detail::grid::workspace work_;
 };
 
 // The plugin's members (the alias below is the plugin: a class and its member cannot share a
