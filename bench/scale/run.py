@@ -107,18 +107,22 @@ def table(results: list[dict], b: dict, case: str, platform: str) -> list[str]:
     return rows
 
 
-def report(results: list[dict], config: dict, out: Path, wall: float, date: str | None = None) -> None:
+def report(results: list[dict], config: dict, out: Path, wall: float, date: str | None = None,
+           reruns: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     version = subprocess.run([SMPIRUN, "-version"], capture_output=True, text=True).stdout.strip().splitlines()[0]
     data = {"date": date or time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "simulator": version,
             "platforms": config["platforms"], "smpirun": config["smpirun"],
             "why_these_algorithms": config["why_these_algorithms"], "iters": config["iters"], "reps": config["reps"],
             "wall_s": round(wall, 1), "runs": results}
+    if reruns:  # `--only` runs since the full run of `date`
+        data["reruns"] = reruns
     (out / "scale.json").write_text(json.dumps(data, indent=1) + "\n")
     md = [f"# Scale by simulation ({version})", "",
           f"{data['date']}, `make bench-scale` (bench/scale/run.py, {wall / 60:.1f} min of wall time). "
           "Simulated µs of one operation (median of "
-          f"{config['reps']} of the maximum over ranks). {config['description']}", "",
+          f"{config['reps']} of the maximum over ranks). {config['description']}"
+          + "".join(f" Rerun since then: `{x}`." for x in data.get("reruns", [])), "",
           "Platforms (bench/scale/platforms/): " + "; ".join(f"`{k}`: {v['network']}" for k, v in config["platforms"].items())
           + ". smpirun: " + " ".join(f"`{a}`" for a in config["smpirun"]) + ". " + config["why_these_algorithms"], ""]
     for b in config["benches"]:
@@ -196,14 +200,21 @@ def main() -> int:
     p.add_argument("--out", type=Path, default=BENCH / "results" / "scale")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--from-json", type=Path, help="only write the tables and plots again from a run's scale.json")
+    p.add_argument("--only", metavar="REGEX",
+                   help="run only the runs whose bench/case/variant matches (e.g. 'range_bcast/1MiB/nampi') "
+                        "and put them in place of those of the last run's scale.json")
     args = p.parse_args()
     config = load_config()
     if args.from_json:
         old = json.loads(args.from_json.read_text())
         config = {**config, "iters": old["iters"], "reps": old["reps"]}
-        report(old["runs"], config, args.out, old["wall_s"], old["date"])
+        report(old["runs"], config, args.out, old["wall_s"], old["date"], old.get("reruns"))
         return 0
     todo = runs(config, args.smoke)
+    if args.only:
+        todo = [r for r in todo if re.search(args.only, f"{r['bench']}/{r['case']}/{r['variant']}")]
+        if not todo:
+            raise SystemExit(f"--only {args.only}: no run matches")
     build(args.build_dir, sorted({f"{r['bench']}_{r['variant']}" for r in todo}))
     start = time.perf_counter()
     # The largest first: two of them at once keep both cores busy to the end.
@@ -218,7 +229,17 @@ def main() -> int:
     if args.smoke:
         print(f"bench-scale smoke: {len(results)} runs at 64 simulated ranks passed their checks ({wall:.0f} s)")
         return 0
-    report(results, config, args.out, wall)
+    if args.only:  # the other runs as the last full run measured them
+        last = json.loads((args.out / "scale.json").read_text())
+        key = lambda r: (r["bench"], r["case"], r["variant"], r["platform"], r["ranks"])
+        fresh = {key(r) for r in results}
+        results = [r for r in last["runs"] if key(r) not in fresh] + results
+        config = {**config, "iters": last["iters"], "reps": last["reps"]}
+        wall, date = last["wall_s"], last["date"]
+        report(results, config, args.out, wall, date,
+               [*last.get("reruns", []), f"--only {args.only}, {time.strftime('%Y-%m-%d')}"])
+    else:
+        report(results, config, args.out, wall)
     print(args.out / "scale.md")
     return 0
 

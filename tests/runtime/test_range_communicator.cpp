@@ -209,3 +209,24 @@ TEST_CASE("range: a derived datatype is asked each time (a freed handle can name
   }
   MPI_Type_free(&spaced);
 }
+
+TEST_CASE("range: a large broadcast (children one after another) reaches every rank") {
+  nampi::Communicator world;
+  for (const nampi_test::range_shape& s : nampi_test::range_shapes(world.size())) {
+    CAPTURE(s.name);
+    auto r = world.range(first(s.first), last(s.last), stride(s.stride));
+    if (!r.contains_me()) continue;
+    const int root_rank = r.size() / 2;
+    std::vector<double> data(5000, -1.0);  // 40,000 bytes: above bcast_one_by_one_bytes
+    if (r.rank() == root_rank)
+      for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<double>(i) + 0.5;
+    r.bcast(send_recv_buf(data), root(root_rank));
+    CHECK(data.size() == 5000);
+    bool all_right = true;
+    for (std::size_t i = 0; i < data.size(); ++i) all_right = all_right && data[i] == i + 0.5;
+    CHECK(all_right);
+    auto pending = r.ibcast(send_recv_buf(data), root(0));  // nonblocking: the same algorithm
+    pending.wait();
+    CHECK(data.back() == 4999.5);
+  }
+}

@@ -4,7 +4,7 @@
 // nonblocking one (driven by its result's wait() and test()). Every process of the range
 // calls them in the same order, as MPI requires.
 //   barrier:            dissemination (ceil(log2 p) rounds of one exchange)
-//   bcast:              binomial tree from the root
+//   bcast:              binomial tree from the root (large messages: one child at a time)
 //   reduce:             binomial tree to rank 0 in rank order (an op need not commute), then
 //                       to the root; allreduce: reduce to 0, then bcast
 //   scan, exscan:       recursive doubling (ceil(log2 p) exchanges), lower ranks on the left
@@ -39,8 +39,14 @@ inline range_task barrier(range_handle r) {
   co_return MPI_SUCCESS;
 }
 
+// Above this many bytes a broadcast sends to its children one after another.
+inline constexpr MPI_Count bcast_one_by_one_bytes = 16 * 1024;
+
 // Binomial tree on ranks counted from the root: a rank receives once, from the rank that
-// differs in its lowest set bit, then sends to the ranks below that bit.
+// differs in its lowest set bit, then sends to the ranks below that bit, the largest subtree
+// first. Small messages go to all children at once; large ones one after another, as MPI's
+// own binomial trees send them: sent at once, they would share the rank's link, and the
+// largest subtree, which has the longest way still to go, would get its data last of all.
 inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r) {
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
   const int tag = r.collective_tag(range_tags::bcast);
@@ -54,9 +60,12 @@ inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root,
       break;
     }
   }
-  for (mask /= 2; mask > 0; mask /= 2)
-    if (me + mask < r.size)
-      round.send(buf, count, type, r.parent_of((me + mask + root) % r.size), tag);
+  const bool one_by_one = count * facts_of(type).size > bcast_one_by_one_bytes;
+  for (mask /= 2; mask > 0; mask /= 2) {
+    if (me + mask >= r.size) continue;
+    round.send(buf, count, type, r.parent_of((me + mask + root) % r.size), tag);
+    if (one_by_one) co_await round;
+  }
   co_await round;
   co_return MPI_SUCCESS;
 }
@@ -271,7 +280,8 @@ template <typename Count>
 struct range_bcast {
   static int run(void* b, Count c, MPI_Datatype t, int root, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start("MPI_Ibcast", r, q, [&](const range_handle& w) { return rc::bcast(b, c, t, root, w); });
+    return run_or_start("MPI_Ibcast", r, q,
+                        [&](const range_handle& w) { return rc::bcast(b, c, t, root, w); });
   }
 };
 
@@ -279,7 +289,8 @@ template <typename Count>
 struct range_reduce {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, int root,
                  range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Ireduce", r, q, [&](const range_handle& w) { return rc::reduce(s, b, c, t, op, root, w); });
+    return run_or_start("MPI_Ireduce", r, q,
+                        [&](const range_handle& w) { return rc::reduce(s, b, c, t, op, root, w); });
   }
 };
 
@@ -290,7 +301,8 @@ template <typename Count, all_reduction Algorithm, const char* Nonblocking>
 struct range_all_reduction {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start(Nonblocking, r, q, [&](const range_handle& w) { return Algorithm(s, b, c, t, op, w); });
+    return run_or_start(Nonblocking, r, q,
+                        [&](const range_handle& w) { return Algorithm(s, b, c, t, op, w); });
   }
 };
 inline constexpr char iallreduce_name[] = "MPI_Iallreduce";
@@ -307,7 +319,9 @@ template <typename Count>
 struct range_gather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  int root, range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Igather", r, q, [&](const range_handle& w) { return rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, w); });
+    return run_or_start("MPI_Igather", r, q, [&](const range_handle& w) {
+      return rc::gatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, root, w);
+    });
   }
 };
 
@@ -316,8 +330,10 @@ struct range_gatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, int root, range_handle r,
                  range_request* q = nullptr) {
-    return run_or_start("MPI_Igatherv", r, q, [&](const range_handle& w) { return rc::gatherv(s, sc, st, b, rc::from_array<Count>{counts},
-                                    rc::from_array<Displ>{displs}, rt, root, w); });
+    return run_or_start("MPI_Igatherv", r, q, [&](const range_handle& w) {
+      return rc::gatherv(s, sc, st, b, rc::from_array<Count>{counts}, rc::from_array<Displ>{displs},
+                         rt, root, w);
+    });
   }
 };
 
@@ -325,7 +341,9 @@ template <typename Count>
 struct range_allgather {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, Count rc_, MPI_Datatype rt,
                  range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Iallgather", r, q, [&](const range_handle& w) { return rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, w); });
+    return run_or_start("MPI_Iallgather", r, q, [&](const range_handle& w) {
+      return rc::allgatherv(s, sc, st, b, rc::same_count{rc_}, rc::block_displ{rc_}, rt, w);
+    });
   }
 };
 
@@ -333,8 +351,10 @@ template <typename Count, typename Displ>
 struct range_allgatherv {
   static int run(const void* s, Count sc, MPI_Datatype st, void* b, const Count* counts,
                  const Displ* displs, MPI_Datatype rt, range_handle r, range_request* q = nullptr) {
-    return run_or_start("MPI_Iallgatherv", r, q, [&](const range_handle& w) { return rc::allgatherv(s, sc, st, b, rc::from_array<Count>{counts},
-                                       rc::from_array<Displ>{displs}, rt, w); });
+    return run_or_start("MPI_Iallgatherv", r, q, [&](const range_handle& w) {
+      return rc::allgatherv(s, sc, st, b, rc::from_array<Count>{counts},
+                            rc::from_array<Displ>{displs}, rt, w);
+    });
   }
 };
 
