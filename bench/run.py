@@ -381,8 +381,13 @@ def callgrind_variant(b: Bench, mpi: MPI, build: Path, variant: str, work: Path)
     return info
 
 
+def alternatives(b: Bench) -> list[str]:
+    """Further plain MPI versions, micro/<name>/mpi_<how>.cpp (e.g. an algorithm by hand)."""
+    return sorted(p.stem for p in b.folder.glob("mpi_*.cpp"))
+
+
 def callgrind_pair(b: Bench, mpi: MPI, build: Path, work: Path) -> dict:
-    variants = VARIANTS + (FATAL,)
+    variants = VARIANTS + (FATAL,) + tuple(alternatives(b))
     result = {v: callgrind_variant(b, mpi, build, v, work / v) for v in variants}
     errors = [f"{v}: {result[v]['error']}" for v in variants if "error" in result[v]]
     result["errors"] = errors
@@ -398,6 +403,10 @@ def callgrind_pair(b: Bench, mpi: MPI, build: Path, work: Path) -> dict:
         # --toggle-collect region can be off by one or two at the region's boundaries.
         result["mpi_calls_equal"] = set(n["mpi_calls"]) == set(m["mpi_calls"])
         result["region"] = n["region"] if n["region"] == m["region"] else "mixed"
+        # nampi against each further plain version (outside MPI, as ir_ratio).
+        result["ir_ratio_alternatives"] = {
+            v: n["ir_outside_mpi"] / result[v]["ir_outside_mpi"]
+            for v in alternatives(b) if result[v]["ir_outside_mpi"]}
     return result
 
 

@@ -208,6 +208,25 @@ def global_section(mpi_dir: Path) -> list[str]:
     return lines + [""]
 
 
+def twins_section(records: list[dict]) -> list[str]:
+    """nampi against further plain versions (micro/<name>/mpi_<how>.cpp): Ir outside MPI."""
+    rows_ = []
+    for rec in records:
+        cg = rec.get("callgrind") or {}
+        for how, ratio in (cg.get("ir_ratio_alternatives") or {}).items():
+            n, t = cg["nampi"], cg[how]
+            rows_.append(f"| {rec['kind']}/{rec['name']} | {how} | {n['ranks']} | "
+                         f"{n['ir_outside_mpi']:,} / {t['ir_outside_mpi']:,} | {_ratio(ratio)} |")
+    if not rows_:
+        return []
+    return ["### Against the same algorithm written by hand", "",
+            "Callgrind instructions outside MPI, nampi against a further plain MPI version of the "
+            "benchmark (`micro/<name>/mpi_<how>.cpp`, e.g. nampi's algorithm on "
+            "`MPI_Isend`/`MPI_Irecv` by hand).", "",
+            "| benchmark | plain version | ranks | Ir outside MPI nampi / plain | ratio |",
+            "|---|---|---:|---:|---:|"] + rows_ + [""]
+
+
 def write_summary(results: Path) -> Path:
     lines = ["# nampi vs plain MPI: benchmark summary", "",
              "Written by `make bench` (`bench/run.py`); what each column means and how the numbers "
@@ -238,6 +257,7 @@ def write_summary(results: Path) -> Path:
                   "", "<details><summary>absolute numbers</summary>", ""]
         lines += details(records)
         lines += ["", "</details>", ""]
+        lines += twins_section(records)
         lines += compile_section(d)
         lines += global_section(d)
         flags = flagged(records)
