@@ -15,9 +15,11 @@ int main(int argc, char** argv) {
   const int n = static_cast<int>(args.get_int("n", 16));
   const int iters = static_cast<int>(args.get_int("iters", 1000));
   const int reps = static_cast<int>(args.get_int("reps", 5));
-  std::vector<int> send, send_counts(static_cast<std::size_t>(size)), send_displs(send_counts.size());
+  const int peers = micro::peers_of(args, size);
+  std::vector<int> send, send_counts(static_cast<std::size_t>(size)),
+      send_displs(send_counts.size());
   for (int to = 0; to < size; ++to) {
-    if (!micro::sends_to(rank, to, size)) continue;
+    if (!micro::sends_to(rank, to, size, peers)) continue;
     const auto m = micro::message(rank, to, n);
     send_counts[static_cast<std::size_t>(to)] = n;
     send.insert(send.end(), m.begin(), m.end());
@@ -34,7 +36,7 @@ int main(int argc, char** argv) {
                     recv_counts.data(), recv_displs.data(), MPI_INT, MPI_COMM_WORLD);
     }
   });
-  auto checksum = micro::check(received, rank, size, n);
+  auto checksum = micro::check(received, rank, size, n, peers);
   bench::report("sparse_alltoall", "mpi", size, seconds / iters, bench::hex(checksum));
   MPI_Finalize();
 }

@@ -15,9 +15,10 @@ int main(int argc, char** argv) {
   const int iters = static_cast<int>(args.get_int("iters", 1000));
   const int reps = static_cast<int>(args.get_int("reps", 5));
   const int rank = comm.rank(), size = comm.size();
+  const int peers = micro::peers_of(args, size);
   std::unordered_map<int, std::vector<int>> out;
-  for (int to = 0; to < size; ++to)
-    if (micro::sends_to(rank, to, size)) out.emplace(to, micro::message(rank, to, n));
+  for (int to : micro::destinations(rank, size, peers))
+    out.emplace(to, micro::message(rank, to, n));
 
   std::vector<std::pair<int, std::vector<int>>> in;
   double seconds = bench::measure(reps, [&] {
@@ -26,6 +27,6 @@ int main(int argc, char** argv) {
   std::sort(in.begin(), in.end());
   std::vector<int> received;
   for (const auto& [from, data] : in) received.insert(received.end(), data.begin(), data.end());
-  auto checksum = micro::check(received, rank, size, n);
+  auto checksum = micro::check(received, rank, size, n, peers);
   bench::report("sparse_alltoall", "nampi", size, seconds / iters, bench::hex(checksum));
 }
