@@ -230,3 +230,28 @@ TEST_CASE("range: a large broadcast (children one after another) reaches every r
     CHECK(data.back() == 4999.5);
   }
 }
+
+TEST_CASE("range round: more than four messages at once (the requests move to the heap)") {
+  // Six messages to itself on MPI_COMM_SELF, posted in one round, then completed together.
+  nampi::detail::range_round round(MPI_COMM_SELF);
+  const int out[3] = {11, 22, 33};
+  int in[3] = {-1, -1, -1};
+  MPI_Status status;
+  for (int k = 0; k < 3; ++k) {
+    round.recv(&in[k], 1, MPI_INT, 0, 70 + k, k == 2 ? &status : MPI_STATUS_IGNORE);
+    round.send(&out[k], 1, MPI_INT, 0, 70 + k);
+  }
+  CHECK(round.size() == 6);
+  CHECK(round.complete(true));
+  CHECK(in[0] == 11);
+  CHECK(in[1] == 22);
+  CHECK(in[2] == 33);
+  CHECK(status.MPI_TAG == 72);  // the status of the receive that asked for it
+  CHECK(round.size() == 0);
+  // Reused afterwards: in place again.
+  int again = -1;
+  round.recv(&again, 1, MPI_INT, 0, 80);
+  round.send(&out[0], 1, MPI_INT, 0, 80);
+  CHECK(round.complete(true));
+  CHECK(again == 11);
+}

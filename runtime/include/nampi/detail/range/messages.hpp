@@ -76,24 +76,32 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
 }
 
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
+// Up to 64 bytes in place (a few values: no allocation), more on the heap. It stays where it
+// is made (its address is in data()).
 class scratch {
  public:
   scratch(MPI_Count count, MPI_Datatype type) {
     if (count == 0) {  // nothing to hold (a rank that receives nothing): a valid address
-      bytes_.resize(1);
-      data_ = bytes_.data();
+      data_ = local_;
       return;
     }
     const datatype_facts f = facts_of(type);
     const MPI_Count bytes = f.true_extent + (count - 1) * f.extent;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));
-    bytes_.resize(static_cast<std::size_t>(bytes) + 1);
-    data_ = bytes_.data() - f.true_lb;  // MPI addresses the first element at its true lower bound
+    std::byte* base = local_;
+    if (static_cast<std::size_t>(bytes) + 1 > sizeof(local_)) {
+      bytes_.resize(static_cast<std::size_t>(bytes) + 1);
+      base = bytes_.data();
+    }
+    data_ = base - f.true_lb;  // MPI addresses the first element at its true lower bound
   }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
   void* data() const noexcept { return data_; }
 
  private:
+  alignas(std::max_align_t) std::byte local_[64];
   std::vector<std::byte> bytes_;  // (not <memory>: it would add a fifth to nampi.hpp's compile)
   std::byte* data_ = nullptr;
 };

@@ -18,6 +18,41 @@
 
 namespace nampi::detail {
 
+// A round's MPI requests: up to four in place (most rounds are one exchange), so that a round
+// allocates nothing; more move to the heap. Handles are values: moving them is fine while no
+// one holds a pointer to one (MPI writes through next()'s pointer during the call only).
+class request_list {
+ public:
+  request_list() = default;
+  request_list(const request_list&) = delete;
+  request_list& operator=(const request_list&) = delete;
+
+  bool empty() const noexcept { return size_ == 0; }
+  std::size_t size() const noexcept { return size_; }
+  MPI_Request* data() noexcept { return more_.empty() ? local_ : more_.data(); }
+  MPI_Request& operator[](std::size_t i) noexcept { return data()[i]; }
+  // A new request slot (MPI_REQUEST_NULL), valid until the next push.
+  MPI_Request* push() {
+    if (more_.empty() && size_ < in_place) {
+      local_[size_] = MPI_REQUEST_NULL;
+      return &local_[size_++];
+    }
+    if (more_.empty()) more_.assign(local_, local_ + size_);
+    ++size_;
+    return &more_.emplace_back(MPI_REQUEST_NULL);
+  }
+  void clear() noexcept {
+    size_ = 0;
+    more_.clear();
+  }
+
+ private:
+  static constexpr std::size_t in_place = 4;
+  MPI_Request local_[in_place];
+  std::vector<MPI_Request> more_;  // all of them, once there were more than in_place
+  std::size_t size_ = 0;
+};
+
 // The messages of one step of an algorithm, all posted at once; `co_await round` resumes
 // the algorithm when every one of them has completed. A round can be reused after that.
 class range_round {
@@ -91,10 +126,10 @@ class range_round {
   void await_resume() const noexcept {}
 
  private:
-  MPI_Request* next() { return &requests_.emplace_back(MPI_REQUEST_NULL); }
+  MPI_Request* next() { return requests_.push(); }
 
   MPI_Comm comm_;
-  std::vector<MPI_Request> requests_;
+  request_list requests_;
   MPI_Status* status_ = MPI_STATUS_IGNORE;
   std::size_t status_index_ = 0;
 };
