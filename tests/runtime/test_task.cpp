@@ -402,4 +402,13 @@ TEST_CASE("a request pool awaited by one task refuses every other use until then
                        nampi::usage_error);
   CHECK(pool.empty());  // the awaiting task completed it
   CHECK(got == std::vector<int>{left_of(comm)});
+  // A second task awaiting the same pool is refused too (it would complete the requests twice).
+  pool.add(comm.irecv<int>(source(left_of(comm)), tag(15), recv_count(1)),
+           [&](std::vector<int> v) { got = std::move(v); });
+  pool.add(comm.isend(send_buf(mine), dest(right_of(comm)), tag(15)));
+  CHECK_THROWS_WITH_AS(nampi::run(comm, waiter(pool), waiter(pool)),
+                       doctest::Contains("a nampi::task is awaiting this pool"),
+                       nampi::usage_error);
+  CHECK(pool.empty());
+  CHECK(got == std::vector<int>{left_of(comm)});
 }

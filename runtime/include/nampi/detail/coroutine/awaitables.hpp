@@ -210,7 +210,8 @@ struct pool_access {
   // The scheduler waits for every request in flight in the pool, statuses where needed.
   template <typename Pool>
   static void wait_through(Pool& pool, scheduler_core& scheduler, request_group& group) {
-    pool.statuses();  // sized for the slots, if an operation needs its status
+    pool.check_not_awaited("co_await");  // a second task would complete the requests twice
+    pool.statuses();                     // sized for the slots, if an operation needs its status
     group.pending = pool.in_flight_;
     for (std::size_t i = 0; i < pool.requests_.size(); ++i) {
       if (!pool.operations_[i].holds_operation()) continue;
