@@ -38,6 +38,7 @@ namespace own_tags {
 inline constexpr int janus_first = 0;              // janus_sort's element messages: 384 tags
 inline constexpr int sparse_alltoall_first = 400;  // sparse all-to-all: 2 tags
 inline constexpr int rpc = 402;                    // the global RPCs (global/rpc.hpp)
+inline constexpr int sparse_barrier_first = 403;   // sparse all-to-all's own barrier: 2 tags
 inline constexpr int collective_tags_begin = 1024;
 }  // namespace own_tags
 

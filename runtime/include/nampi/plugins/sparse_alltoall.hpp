@@ -10,10 +10,10 @@
 // follows the messages it sends and receives. Empty messages are not sent.
 //
 // Its messages go on nampi's own context of the communicator (nampi/detail/own_context.hpp), where
-// no message of the program meets them, on two tags, one call the one, the next call the
-// other: a rank that has
-// left a call's barrier may already send the next call's messages to a rank that still
-// probes for the last of this call's, which must not take them. (Two tags are enough: no
+// no message of the program meets them, on two tags (nampi's own barrier, below, on two more),
+// one call the one, the next call the other: a rank that has left a call's barrier may already
+// send the next call's messages to a rank that still probes for the last of this call's,
+// which must not take them. (Two tags are enough: no
 // rank leaves a call's barrier before every rank has finished the call before.) Which tag
 // is next is kept in the communicator's own context (no MPI call), so every view of it
 // agrees; a duplicate starts afresh.
@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -196,10 +197,71 @@ inline int next_tag(detail::own_context& context) {
   return first_tag + context.next_alternating_tag();
 }
 
+// How NBX learns that every message of every rank has been received: a nonblocking barrier that
+// each rank enters once its own sends have all been matched. MPI's MPI_Ibarrier where it
+// scales (MPICH, Open MPI: dissemination or recursive doubling inside MPI), nampi's own
+// dissemination barrier (below) where MPI's is linear: SimGrid's SMPI, where every rank waits
+// for rank 0 and rank 0 for all (measured in docs/plugins.md). NAMPI_SPARSE_OWN_BARRIER=0 or 1
+// chooses either anywhere.
+#if !defined(NAMPI_SPARSE_OWN_BARRIER)
+#if defined(SMPI_H)  // SimGrid's <mpi.h> includes its <smpi/smpi.h>
+#define NAMPI_SPARSE_OWN_BARRIER 1
+#else
+#define NAMPI_SPARSE_OWN_BARRIER 0
+#endif
+#endif
+
+// nampi's own nonblocking barrier on the context: ceil(log2 p) rounds; in the round of
+// distance d a rank sends an empty message to rank + d and receives one from rank - d (mod p),
+// on a tag of its own (which alternates between calls, as the data tags do). Each test()
+// tests the round in flight and posts the next once it completed.
+class dissemination_barrier {
+ public:
+  dissemination_barrier(MPI_Comm comm, int rank, int size, int tag)
+      : comm_(comm), rank_(rank), size_(size), tag_(tag) {
+    post();
+  }
+  dissemination_barrier(const dissemination_barrier&) = delete;
+  dissemination_barrier& operator=(const dissemination_barrier&) = delete;
+  // Left by an exception (a callback threw): as an MPI_Ibarrier left pending, the round in
+  // flight is not waited for (its messages are empty: nothing is written anywhere).
+  ~dissemination_barrier() {
+    for (MPI_Request& r : requests_)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+  }
+
+  bool test() {
+    while (distance_ < size_) {
+      int done = 0;
+      detail::call_mpi("MPI_Testall", MPI_Testall, 2, requests_, &done, MPI_STATUSES_IGNORE);
+      if (done == 0) return false;
+      distance_ *= 2;
+      post();
+    }
+    return true;
+  }
+
+ private:
+  void post() {
+    if (distance_ >= size_) return;
+    detail::call_mpi("MPI_Irecv", MPI_Irecv, static_cast<void*>(&got_), 0, MPI_BYTE,
+                     (rank_ - distance_ + size_) % size_, tag_, comm_, &requests_[0]);
+    detail::call_mpi("MPI_Isend", MPI_Isend, static_cast<const void*>(&none_), 0, MPI_BYTE,
+                     (rank_ + distance_) % size_, tag_, comm_, &requests_[1]);
+  }
+
+  MPI_Comm comm_;
+  int rank_, size_, tag_;
+  int distance_ = 1;
+  char none_ = 0, got_ = 0;
+  MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+};
+
 // The NBX exchange: sends every non-empty message of `messages` ((destination, range of T)
 // pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
 template <typename T, typename Messages, typename Deliver>
-void exchange(detail::own_context* context, int size, const Messages& messages, Deliver&& deliver) {
+void exchange(detail::own_context* context, int rank, int size, const Messages& messages,
+              Deliver&& deliver) {
   const MPI_Comm comm = detail::own_comm(context, "alltoallv_sparse");
   // Every destination is checked before the call takes its tag or sends anything: a call
   // that throws here leaves the alternation of the tags as it was.
@@ -228,8 +290,11 @@ void exchange(detail::own_context* context, int size, const Messages& messages, 
                      detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
                      mpi_datatype<T>(), dest, tag, comm, &sends.back());
   }
-  MPI_Request barrier = MPI_REQUEST_NULL;
+  [[maybe_unused]] MPI_Request barrier = MPI_REQUEST_NULL;
   bool in_barrier = false;
+  [[maybe_unused]] std::optional<dissemination_barrier> own_barrier;
+  [[maybe_unused]] const int barrier_tag =
+      detail::own_tags::sparse_barrier_first + (tag - first_tag);
   // Every 64 looks that found nothing the rank gives its core away (as MPI's own blocking
   // calls do), so that a rank it waits for can run where ranks share cores.
   unsigned idle = 0;
@@ -246,9 +311,14 @@ void exchange(detail::own_context* context, int size, const Messages& messages, 
       detail::call_mpi("MPI_Testall", MPI_Testall, static_cast<int>(sends.size()), sends.data(),
                        &done, MPI_STATUSES_IGNORE);
       if (done != 0) {
-        detail::call_mpi("MPI_Ibarrier", MPI_Ibarrier, comm, &barrier);
+        if constexpr (NAMPI_SPARSE_OWN_BARRIER)
+          own_barrier.emplace(comm, rank, size, barrier_tag);
+        else
+          detail::call_mpi("MPI_Ibarrier", MPI_Ibarrier, comm, &barrier);
         in_barrier = true;
       }
+    } else if constexpr (NAMPI_SPARSE_OWN_BARRIER) {
+      if (own_barrier->test()) return;
     } else {
       detail::call_mpi("MPI_Test", MPI_Test, &barrier, &done, MPI_STATUS_IGNORE);
       if (done != 0) return;
@@ -285,11 +355,11 @@ class sparse_alltoall_members {
       using T = std::remove_cv_t<detail::element_t<Message>>;
       if constexpr (plugin::given<sparse_alltoall_params::on_message, Args...>) {
         auto& deliver = plugin::value<sparse_alltoall_params::on_message>(args...);
-        detail_sparse::exchange<T>(comm.own_context(), comm.size(), messages, deliver);
+        detail_sparse::exchange<T>(comm.own_context(), comm.rank(), comm.size(), messages, deliver);
       } else {
         std::vector<std::pair<int, std::vector<T>>> received;
         detail_sparse::exchange<T>(
-            comm.own_context(), comm.size(), messages,
+            comm.own_context(), comm.rank(), comm.size(), messages,
             [&](probed_message<T>& m) { received.emplace_back(m.source(), m.recv()); });
         return received;
       }
