@@ -82,15 +82,21 @@ inline int as_count(long long n, const char* what) {
   return narrow<int>(n, call_name, what, "int");
 }
 
+// The arrays of one hop: per member, `width` counts of header and the elements sent (send,
+// send_displs), and what came back (got, recv, recv_displs); the elements as bytes
+// (element_space).
+struct hop {
+  std::vector<int> header, got, send, send_displs, recv, recv_displs;
+  std::vector<std::byte> packed, data;
+};
+
 // The arrays of one exchange, kept by the grid communicator from call to call: in the steady
 // state a call allocates nothing but what it returns. (A grid communicator's calls are
 // collective over its rows and columns: one thread at a time, as MPI requires.)
 struct workspace {
-  std::vector<int> header1, got1, send1, send_displs1, recv1, recv_displs1;
-  std::vector<int> header2, got2, send2, send_displs2, recv2, recv_displs2;
+  hop row, column;
   std::vector<int> from_each;
   std::vector<std::size_t> at1, displs_out;
-  std::vector<std::byte> packed1, data1, packed2, data2;  // elements (element_space)
 };
 
 // n elements of T: in reused bytes of the workspace where T allows it (trivially copyable,
@@ -129,13 +135,29 @@ inline void prefix_sums(const std::vector<int>& counts, std::vector<int>& displs
   }
 }
 
-// Sums of each rank's `width` entries of an all-to-all's headers.
-inline void block_sums(const std::vector<int>& headers, int n, int width, std::vector<int>& sums,
-                       const char* what) {
-  sums.resize(static_cast<std::size_t>(n));
-  for (int a = 0; a < n; ++a)
-    sums[static_cast<std::size_t>(a)] =
-        as_count(sum(headers.data() + static_cast<std::size_t>(a) * width, width), what);
+// A hop's headers (filled in h.header and h.send) to the `members` of `comm` by MPI_Alltoall;
+// the counts to receive from each, and their displacements. Returns how many elements arrive.
+inline std::size_t trade_headers(hop& h, int members, int width, MPI_Comm comm,
+                                 const char* from_each_member) {
+  h.got.resize(h.header.size());
+  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(h.header.data()), width, MPI_INT,
+           static_cast<void*>(h.got.data()), width, MPI_INT, comm);
+  h.recv.resize(static_cast<std::size_t>(members));
+  for (int a = 0; a < members; ++a)
+    h.recv[static_cast<std::size_t>(a)] =
+        as_count(sum(h.got.data() + static_cast<std::size_t>(a) * width, width), from_each_member);
+  prefix_sums(h.send, h.send_displs, "an offset sent in a hop");
+  prefix_sums(h.recv, h.recv_displs, "an offset received in a hop");
+  return members == 0 ? 0 : static_cast<std::size_t>(h.recv_displs.back()) + h.recv.back();
+}
+
+// A hop's elements, packed as its headers said, by MPI_Alltoallv into `data`.
+template <typename T>
+void trade_elements(const hop& h, const T* packed, T* data, MPI_Comm comm) {
+  const MPI_Datatype type = mpi_datatype<T>();
+  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(packed), h.send.data(),
+           h.send_displs.data(), type, static_cast<void*>(data), h.recv.data(),
+           h.recv_displs.data(), type, comm);
 }
 
 // The exchange: `send` holds the elements for rank d at displs[d], counts[d] of them. Writes
@@ -145,90 +167,71 @@ template <typename T, typename MakeRoom>
 void exchange(const layout& g, MPI_Comm row, int row_n, MPI_Comm column, int column_n,
               const T* send, const int* counts, const int* displs, workspace& ws,
               MakeRoom&& make_room) {
-  const MPI_Datatype type = mpi_datatype<T>();
   // Headers: fixed width (the longest column, the longest row), so that one MPI_Alltoall
   // carries them; unused entries stay 0.
   const int width1 = g.rows + 1, width2 = g.columns + 1;
 
   // Hop 1, in my row: to the member in column q, the counts for each rank of column q (in
   // column order) and then their elements in that order. The extra member gets nothing.
-  ws.header1.assign(static_cast<std::size_t>(row_n) * width1, 0);
-  ws.send1.assign(static_cast<std::size_t>(row_n), 0);
-  const element_space<T> packed1(ws.packed1, static_cast<std::size_t>(sum(counts, g.size)));
+  hop& h1 = ws.row;
+  h1.header.assign(static_cast<std::size_t>(row_n) * width1, 0);
+  h1.send.assign(static_cast<std::size_t>(row_n), 0);
+  const element_space<T> packed1(h1.packed, static_cast<std::size_t>(sum(counts, g.size)));
   std::size_t packed = 0;
   for (int q = 0; q < g.columns; ++q) {
     long long for_q = 0;
     for (int b = 0; b < g.column_size(q); ++b) {
       const int d = g.in_column(q, b);
-      ws.header1[static_cast<std::size_t>(q) * width1 + b] = counts[d];
+      h1.header[static_cast<std::size_t>(q) * width1 + b] = counts[d];
       for_q += counts[d];
       std::copy_n(send + displs[d], counts[d], packed1.data() + packed);
       packed += static_cast<std::size_t>(counts[d]);
     }
-    ws.send1[q] = as_count(for_q, "the elements sent to a row member");
+    h1.send[q] = as_count(for_q, "the elements sent to a row member");
   }
-  ws.got1.resize(ws.header1.size());
-  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(ws.header1.data()), width1,
-           MPI_INT, static_cast<void*>(ws.got1.data()), width1, MPI_INT, row);
-  block_sums(ws.got1, row_n, width1, ws.recv1, "the elements received from a row member");
-  prefix_sums(ws.send1, ws.send_displs1, "an offset sent to a row member");
-  prefix_sums(ws.recv1, ws.recv_displs1, "an offset received from a row member");
   const std::size_t total1 =
-      row_n == 0 ? 0 : static_cast<std::size_t>(ws.recv_displs1.back()) + ws.recv1.back();
-  const element_space<T> data1(ws.data1, total1);
-  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(packed1.data()),
-           static_cast<const int*>(ws.send1.data()),
-           static_cast<const int*>(ws.send_displs1.data()), type, static_cast<void*>(data1.data()),
-           static_cast<const int*>(ws.recv1.data()),
-           static_cast<const int*>(ws.recv_displs1.data()), type, row);
+      trade_headers(h1, row_n, width1, row, "the elements received from a row member");
+  const element_space<T> data1(h1.data, total1);
+  trade_elements(h1, packed1.data(), data1.data(), row);
 
   // Where the block from row member a to column member b starts in data1.
   ws.at1.resize(static_cast<std::size_t>(row_n) * width1);
   std::size_t offset = 0;
   for (std::size_t k = 0; k < ws.at1.size(); ++k) {
     ws.at1[k] = offset;
-    offset += static_cast<std::size_t>(ws.got1[k]);
+    offset += static_cast<std::size_t>(h1.got[k]);
   }
 
   // Hop 2, in my column: to the member at place b, the counts from each member of my row (in
   // row order) and then their elements for it in that order.
-  ws.header2.assign(static_cast<std::size_t>(column_n) * width2, 0);
-  ws.send2.assign(static_cast<std::size_t>(column_n), 0);
-  const element_space<T> packed2(ws.packed2, total1);
+  hop& h2 = ws.column;
+  h2.header.assign(static_cast<std::size_t>(column_n) * width2, 0);
+  h2.send.assign(static_cast<std::size_t>(column_n), 0);
+  const element_space<T> packed2(h2.packed, total1);
   packed = 0;
   for (int b = 0; b < column_n; ++b) {
     long long for_b = 0;
     for (int a = 0; a < row_n; ++a) {
       const std::size_t k = static_cast<std::size_t>(a) * width1 + b;
-      const int n = ws.got1[k];
-      ws.header2[static_cast<std::size_t>(b) * width2 + a] = n;
+      const int n = h1.got[k];
+      h2.header[static_cast<std::size_t>(b) * width2 + a] = n;
       for_b += n;
       std::copy_n(data1.data() + ws.at1[k], n, packed2.data() + packed);
       packed += static_cast<std::size_t>(n);
     }
-    ws.send2[b] = as_count(for_b, "the elements forwarded to a column member");
+    h2.send[b] = as_count(for_b, "the elements forwarded to a column member");
   }
-  ws.got2.resize(ws.header2.size());
-  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(ws.header2.data()), width2,
-           MPI_INT, static_cast<void*>(ws.got2.data()), width2, MPI_INT, column);
-  block_sums(ws.got2, column_n, width2, ws.recv2, "the elements received from a column member");
-  prefix_sums(ws.send2, ws.send_displs2, "an offset sent to a column member");
-  prefix_sums(ws.recv2, ws.recv_displs2, "an offset received from a column member");
   const std::size_t total2 =
-      column_n == 0 ? 0 : static_cast<std::size_t>(ws.recv_displs2.back()) + ws.recv2.back();
-  const element_space<T> data2(ws.data2, total2);
-  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(packed2.data()),
-           static_cast<const int*>(ws.send2.data()),
-           static_cast<const int*>(ws.send_displs2.data()), type, static_cast<void*>(data2.data()),
-           static_cast<const int*>(ws.recv2.data()),
-           static_cast<const int*>(ws.recv_displs2.data()), type, column);
+      trade_headers(h2, column_n, width2, column, "the elements received from a column member");
+  const element_space<T> data2(h2.data, total2);
+  trade_elements(h2, packed2.data(), data2.data(), column);
 
   // The column member at place b < rows forwarded the data of row b (the extra member at
   // place `rows` forwards nothing: its header is all 0 and names no rank).
   ws.from_each.assign(static_cast<std::size_t>(g.size), 0);
   for (int b = 0; b < std::min(column_n, g.rows); ++b)
     for (int a = 0; a < g.row_size(b); ++a)
-      ws.from_each[g.in_row(b, a)] = ws.got2[static_cast<std::size_t>(b) * width2 + a];
+      ws.from_each[g.in_row(b, a)] = h2.got[static_cast<std::size_t>(b) * width2 + a];
   ws.displs_out.assign(static_cast<std::size_t>(g.size) + 1, 0);
   for (int s = 0; s < g.size; ++s) ws.displs_out[s + 1] = ws.displs_out[s] + ws.from_each[s];
   NAMPI_CHECK(ws.displs_out.back() == total2,

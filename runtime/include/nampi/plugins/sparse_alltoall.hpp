@@ -211,10 +211,32 @@ inline int next_tag(detail::own_context& context) {
 #endif
 #endif
 
+// MPI's MPI_Ibarrier on the context. Left by an exception (a callback threw), it stays
+// pending, as it always has.
+class mpi_ibarrier {
+ public:
+  mpi_ibarrier(MPI_Comm comm, int /*rank*/, int /*size*/, int /*tag*/) {
+    detail::call_mpi("MPI_Ibarrier", MPI_Ibarrier, comm, &request_);
+  }
+  mpi_ibarrier(const mpi_ibarrier&) = delete;
+  mpi_ibarrier& operator=(const mpi_ibarrier&) = delete;
+  bool test() {
+    int done = 0;
+    detail::call_mpi("MPI_Test", MPI_Test, &request_, &done, MPI_STATUS_IGNORE);
+    return done != 0;
+  }
+
+ private:
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
 // nampi's own nonblocking barrier on the context: ceil(log2 p) rounds; in the round of
 // distance d a rank sends an empty message to rank + d and receives one from rank - d (mod p),
 // on a tag of its own (which alternates between calls, as the data tags do). Each test()
-// tests the round in flight and posts the next once it completed.
+// tests the round in flight and posts the next once it completed. (The range barrier,
+// range/collectives.hpp, is the same algorithm, but as a range_task it waits for its round
+// when destroyed: here, left by a callback's exception while other ranks still wait for this
+// one's receives, that would hang.)
 class dissemination_barrier {
  public:
   dissemination_barrier(MPI_Comm comm, int rank, int size, int tag)
@@ -257,6 +279,9 @@ class dissemination_barrier {
   MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 };
 
+using termination_barrier =
+    std::conditional_t<NAMPI_SPARSE_OWN_BARRIER != 0, dissemination_barrier, mpi_ibarrier>;
+
 // The NBX exchange: sends every non-empty message of `messages` ((destination, range of T)
 // pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
 template <typename T, typename Messages, typename Deliver>
@@ -290,11 +315,8 @@ void exchange(detail::own_context* context, int rank, int size, const Messages& 
                      detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
                      mpi_datatype<T>(), dest, tag, comm, &sends.back());
   }
-  [[maybe_unused]] MPI_Request barrier = MPI_REQUEST_NULL;
-  bool in_barrier = false;
-  [[maybe_unused]] std::optional<dissemination_barrier> own_barrier;
-  [[maybe_unused]] const int barrier_tag =
-      detail::own_tags::sparse_barrier_first + (tag - first_tag);
+  std::optional<termination_barrier> barrier;  // entered once this rank's sends were matched
+  const int barrier_tag = detail::own_tags::sparse_barrier_first + (tag - first_tag);
   // Every 64 looks that found nothing the rank gives its core away (as MPI's own blocking
   // calls do), so that a rank it waits for can run where ranks share cores.
   unsigned idle = 0;
@@ -306,22 +328,13 @@ void exchange(detail::own_context* context, int rank, int size, const Messages& 
       deliver(message);
       continue;  // more may be waiting
     }
-    int done = 0;
-    if (!in_barrier) {
+    if (!barrier) {
+      int done = 0;
       detail::call_mpi("MPI_Testall", MPI_Testall, static_cast<int>(sends.size()), sends.data(),
                        &done, MPI_STATUSES_IGNORE);
-      if (done != 0) {
-        if constexpr (NAMPI_SPARSE_OWN_BARRIER)
-          own_barrier.emplace(comm, rank, size, barrier_tag);
-        else
-          detail::call_mpi("MPI_Ibarrier", MPI_Ibarrier, comm, &barrier);
-        in_barrier = true;
-      }
-    } else if constexpr (NAMPI_SPARSE_OWN_BARRIER) {
-      if (own_barrier->test()) return;
-    } else {
-      detail::call_mpi("MPI_Test", MPI_Test, &barrier, &done, MPI_STATUS_IGNORE);
-      if (done != 0) return;
+      if (done != 0) barrier.emplace(comm, rank, size, barrier_tag);
+    } else if (barrier->test()) {
+      return;
     }
     if (++idle % 64 == 0) sched_yield();
   }
