@@ -8,7 +8,8 @@ Compiles, with the exact commands of the bench build (build/bench-<mpi>/compile_
 `-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and of every
 bench/compile/*/: include_only (`#include <nampi/nampi.hpp>` against `#include <mpi.h>`),
 include_lean (the README's lighter include: <nampi/communicator.hpp> and
-<nampi/environment.hpp>), header_floor (`#include <nampi/nampi.hpp>` against `<mpi.h>` and
+<nampi/environment.hpp>), include_global (<nampi/nampi.hpp> and <nampi/global.hpp>: against
+include_only, what the global layer adds), header_floor (`#include <nampi/nampi.hpp>` against `<mpi.h>` and
 every standard or system header that nampi's headers include, found with `-H` at each run, so
 it follows the headers: the floor that nampi's own headers add to), eight_allgathervs (eight instances of one call: what each costs
 once the headers are paid) and vector_allgather_headers (that app's plain MPI program with

@@ -13,8 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <functional>
-#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -23,6 +21,7 @@
 #include <vector>
 
 #include "nampi/detail/contiguous.hpp"
+#include "nampi/detail/global/std_parts.hpp"
 #include "nampi/detail/global/uid.hpp"
 #include "nampi/detail/own_context.hpp"
 
@@ -107,12 +106,12 @@ inline constexpr bool arguments_range = is_buffer_v<T> && trivial_value<element_
 // A contiguous range of trivially copyable values, as bytes.
 template <typename Range>
 std::vector<std::byte> to_bytes(const Range& values) {
-  using T = std::ranges::range_value_t<Range>;
+  using T = element_t<Range>;
   static_assert(trivial_value<T>,
                 "nampi: universe::call: arguments must be a contiguous range of trivially "
                 "copyable values (sent as their bytes)");
-  const auto* data = reinterpret_cast<const std::byte*>(std::ranges::data(values));
-  return std::vector<std::byte>(data, data + std::ranges::size(values) * sizeof(T));
+  const auto* data = reinterpret_cast<const std::byte*>(std::data(values));
+  return std::vector<std::byte>(data, data + std::size(values) * sizeof(T));
 }
 
 // A result as bytes, and back.
@@ -136,8 +135,8 @@ template <typename T, typename A>
 inline constexpr bool is_value_vector<std::vector<T, A>> = trivial_value<T>;
 
 template <typename R>
-inline constexpr bool valid_result = std::is_void_v<R> || std::is_same_v<R, std::string> ||
-                                     trivial_value<R> || is_value_vector<R>;
+inline constexpr bool valid_result =
+    std::is_void_v<R> || std::is_same_v<R, std::string> || trivial_value<R> || is_value_vector<R>;
 
 template <typename R>
 R result_from_bytes(const std::vector<std::byte>& bytes, const std::string& what) {

@@ -18,20 +18,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "nampi/detail/global/set_entry.hpp"
+#include "nampi/detail/global/std_parts.hpp"
 
 namespace nampi {
 
@@ -79,10 +78,36 @@ inline void write_whole(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".part";
   if (FILE* f = std::fopen(tmp.c_str(), "w")) {
     const bool written = std::fputs(text.c_str(), f) >= 0;
-    if (std::fclose(f) == 0 && written) std::rename(tmp.c_str(), path.c_str());
-    else std::remove(tmp.c_str());
+    if (std::fclose(f) == 0 && written)
+      std::rename(tmp.c_str(), path.c_str());
+    else
+      std::remove(tmp.c_str());
   }
 }
+
+// Random numbers for set ids and file names: splitmix64 seeded from /dev/urandom, or from the
+// pid and the clock where it cannot be read (<random> would add 0.1 s to every unit that
+// includes nampi/global.hpp, for 12 bits per registration).
+class id_random {
+ public:
+  id_random() {
+    const int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || ::read(fd, &state_, sizeof state_) != static_cast<ssize_t>(sizeof state_))
+      state_ =
+          static_cast<std::uint64_t>(::getpid()) << 32 ^
+          static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    if (fd >= 0) ::close(fd);
+  }
+  std::uint64_t operator()() noexcept {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_ = 0;
+};
 
 inline std::string host_name() {
   char name[256] = {};
@@ -161,8 +186,7 @@ class set_directory {
       throw set_error("nampi::universe: '" + entry.name +
                       "' cannot name a set (letters, digits, '_', '-', '.'; not starting with "
                       "'.'; at most 200 characters)");
-    std::random_device seed;
-    std::mt19937 random(seed() ^ static_cast<unsigned>(::getpid()));
+    detail::sets::id_random random;
     const detail::sets::directory_lock lock(path_);
     const bool named = !entry.name.empty();
     for (int attempt = 0; attempt < 8192; ++attempt) {
@@ -181,15 +205,15 @@ class set_directory {
           if (!named) continue;
           throw set_error("nampi::universe: the set name '" + entry.name +
                           "' is taken by a running job (set " + std::to_string(holder->id) +
-                          ", pid " + std::to_string(holder->pid) + " on " + holder->host +
-                          ": " + holder->command + "); choose another set_name(...)");
+                          ", pid " + std::to_string(holder->pid) + " on " + holder->host + ": " +
+                          holder->command + "); choose another set_name(...)");
         }
         if (exists(name_file))  // not an entry nampi wrote: leave it alone
           throw set_error("nampi::universe: " + name_file +
                           " exists and is no set entry; remove it or choose another name");
       }
-      const std::string tmp = path_ + "/.tmp." + std::to_string(::getpid()) + "." +
-                              std::to_string(random());
+      const std::string tmp =
+          path_ + "/.tmp." + std::to_string(::getpid()) + "." + std::to_string(random());
       write_new(tmp, entry.to_text());
       const bool have_id = ::link(tmp.c_str(), id_file.c_str()) == 0;
       const bool have_name = have_id && ::link(tmp.c_str(), name_file.c_str()) == 0;
@@ -318,8 +342,7 @@ class set_directory {
 
   static void unlink_if_same(const std::string& path, const set_info& s) {
     const auto now = read(path);
-    if (now && now->id == s.id && now->pid == s.pid && now->host == s.host)
-      ::unlink(path.c_str());
+    if (now && now->id == s.id && now->pid == s.pid && now->host == s.host) ::unlink(path.c_str());
   }
 
   static void write_new(const std::string& path, const std::string& text) {

@@ -5,22 +5,23 @@
 
 #include <sys/types.h>
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "nampi/detail/global/std_parts.hpp"
+
 namespace nampi {
 
 struct set_info {
-  std::string name;         // what connect() and `nampi-sets ping` take
-  std::uint32_t id = 0;     // 20 bits of the user id, 12 random bits (the upper half of a uid)
-  int size = 0;             // processes in the set
-  std::string command;      // the root process's command line, arguments separated by spaces
-  std::string host;         // where the root process runs
-  pid_t pid = 0;            // the root process
-  std::string port;         // the root's MPI port name (MPI_Open_port); empty where none opened
+  std::string name;      // what connect() and `nampi-sets ping` take
+  std::uint32_t id = 0;  // 20 bits of the user id, 12 random bits (the upper half of a uid)
+  int size = 0;          // processes in the set
+  std::string command;   // the root process's command line, arguments separated by spaces
+  std::string host;      // where the root process runs
+  pid_t pid = 0;         // the root process
+  std::string port;      // the root's MPI port name (MPI_Open_port); empty where none opened
   std::chrono::system_clock::time_point start;  // when it registered
 
   // The text of its directory file.

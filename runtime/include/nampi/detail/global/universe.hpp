@@ -30,31 +30,28 @@
 
 #include <mpi.h>
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "nampi/communicator.hpp"
+#include "nampi/detail/atomic_cell.hpp"
 #include "nampi/detail/global/ports.hpp"
 #include "nampi/detail/global/rpc.hpp"
 #include "nampi/detail/global/set_directory.hpp"
 #include "nampi/detail/global/set_entry.hpp"
+#include "nampi/detail/global/std_parts.hpp"
 #include "nampi/detail/global/uid.hpp"
 #include "nampi/detail/mpi/handles.hpp"
 #include "nampi/detail/own_context.hpp"
+#include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/global.hpp"
 #include "nampi/mpi/info.hpp"
@@ -125,19 +122,24 @@ inline std::string open_port(std::string& error) {
 // The info of MPI_Comm_connect/_accept: MPICH bounds its connect attempts by "timeout" (s).
 inline mpi::unique_info connect_info(std::chrono::milliseconds limit) {
   mpi::unique_info info = mpi::info_create();
-  mpi::info_set(info, "timeout", std::to_string(std::max<long long>(1, limit.count() / 1000)).c_str());
+  mpi::info_set(info, "timeout",
+                std::to_string(std::max<long long>(1, limit.count() / 1000)).c_str());
   return info;
 }
 
 }  // namespace detail::sets
 
-class universe {
+// A class template only so that its member functions are compiled in the units that call them:
+// a unit that includes nampi/global.hpp without using a universe does not compile its 800
+// lines of inline code and what they instantiate (issue 35: compile time).
+template <typename = void>
+class basic_universe {
  public:
   // Registers the processes of `comm` as one process set (collective over comm): set_name(x)
   // names it (else its id in decimal names it). Throws set_error (name taken or invalid,
   // directory unusable) at every rank alike.
   template <typename... Args>
-  explicit universe(const Communicator& comm, Args&&... args)
+  explicit basic_universe(const Communicator& comm, Args&&... args)
       : comm_(comm.dup()),
         rpc_comm_(detail::own_comm(detail::find_own_context(comm_.mpi_communicator()),
                                    "nampi::universe")),
@@ -154,9 +156,9 @@ class universe {
     }
   }
 
-  universe(const universe&) = delete;
-  universe& operator=(const universe&) = delete;
-  ~universe() { leave(); }
+  basic_universe(const basic_universe&) = delete;
+  basic_universe& operator=(const basic_universe&) = delete;
+  ~basic_universe() { leave(); }
 
   // This process's id among all sets: set id << 32 | rank.
   nampi::uid uid() const noexcept { return nampi::uid(self_.id, comm_.rank()); }
@@ -311,8 +313,8 @@ class universe {
   MPI_Comm rpc_comm_;  // comm_'s nampi context (own_context.hpp): the RPCs in this set
   set_directory directory_;
   set_info self_;
-  std::string port_;             // the root's MPI port; empty where none
-  std::string port_error_;       // why MPI_Open_port failed, where it did
+  std::string port_;        // the root's MPI port; empty where none
+  std::string port_error_;  // why MPI_Open_port failed, where it did
   bool can_connect_ = false;
   std::map<std::string, connection> connections_;
 
@@ -329,7 +331,7 @@ class universe {
   std::uint64_t next_request_ = 0;
   std::vector<pending_send> sends_;
   std::thread progress_thread_;
-  std::atomic<bool> stop_{false};
+  detail::atomic_cell<bool> stop_{false};
 
   // Links made on demand (link_on_demand): an intercommunicator between two single
   // processes, a caller and a set's root. Messages for any rank of that set go to the
@@ -513,7 +515,8 @@ class universe {
   void write_pair_file(const std::string& set, const std::string& port) {
     std::string line = port;
     std::replace(line.begin(), line.end(), '\n', ' ');  // an error message may span lines
-    detail::sets::write_whole(pair_file(self_.name, set), std::to_string(self_.id) + "\n" + line + "\n");
+    detail::sets::write_whole(pair_file(self_.name, set),
+                              std::to_string(self_.id) + "\n" + line + "\n");
   }
   void withdraw_pair_port(const std::string& set, std::string& pair_port) {
     std::remove(pair_file(self_.name, set).c_str());
@@ -531,8 +534,7 @@ class universe {
       std::string port;
       if (const auto s = directory_.find(set)) {
         // Only the file of the set registered now, not one a dead job left behind.
-        const std::string text =
-            detail::sets::read_file(pair_file(set, self_.name)).value_or("");
+        const std::string text = detail::sets::read_file(pair_file(set, self_.name)).value_or("");
         const auto newline = text.find('\n');
         if (newline != std::string::npos && text.substr(0, newline) == std::to_string(s->id) &&
             text.back() == '\n')
@@ -588,7 +590,8 @@ class universe {
       std::string send_failure;
       if (!reachable(target) && directory_.find(target.set_id()) &&
           !link_on_demand(target.set_id(), limit))
-        throw rpc_timeout("nampi: " + what + ": its set's root did not answer a link request within " +
+        throw rpc_timeout("nampi: " + what +
+                          ": its set's root did not answer a link request within " +
                           std::to_string(limit.count()) + " ms");
       {
         const std::lock_guard lock(mutex_);
@@ -613,20 +616,23 @@ class universe {
           }
           if (std::chrono::steady_clock::now() >= deadline) {
             calls_.erase(call);
-            throw rpc_timeout("nampi: " + what + ": no reply within " +
-                              std::to_string(limit.count()) + " ms" +
-                              (send_failure.empty() ? "" : " (sending failed: " + send_failure + ")"));
+            throw rpc_timeout(
+                "nampi: " + what + ": no reply within " + std::to_string(limit.count()) + " ms" +
+                (send_failure.empty() ? "" : " (sending failed: " + send_failure + ")"));
           }
         }
-        if (++idle > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
-        else std::this_thread::yield();
+        if (++idle > 64)
+          std::this_thread::sleep_for(std::chrono::microseconds(50));
+        else
+          std::this_thread::yield();
       }
     }
   }
 
   template <typename R>
   static R take_reply(const detail::rpc::message& reply, const std::string& what) {
-    const std::string text(reinterpret_cast<const char*>(reply.payload.data()), reply.payload.size());
+    const std::string text(reinterpret_cast<const char*>(reply.payload.data()),
+                           reply.payload.size());
     switch (reply.head.what) {
       case detail::rpc::kind::reply:
         return detail::rpc::result_from_bytes<R>(reply.payload, what);
@@ -651,7 +657,10 @@ class universe {
     int size = 0;
     int inter = 0;
     MPI_Comm_test_inter(via, &inter);
-    if (inter) MPI_Comm_remote_size(via, &size); else MPI_Comm_size(via, &size);
+    if (inter)
+      MPI_Comm_remote_size(via, &size);
+    else
+      MPI_Comm_size(via, &size);
     if (rank < 0 || rank >= size) return false;
     pending_send s;
     s.bytes = m.encode();
@@ -690,7 +699,8 @@ class universe {
         int count = 0;
         MPI_Get_count(&status, MPI_BYTE, &count);
         std::vector<std::byte> bytes(static_cast<std::size_t>(count));
-        if (MPI_Mrecv(bytes.data(), count, MPI_BYTE, &probed, MPI_STATUS_IGNORE) != MPI_SUCCESS) break;
+        if (MPI_Mrecv(bytes.data(), count, MPI_BYTE, &probed, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+          break;
         detail::rpc::message m;
         if (m.decode(bytes)) handle(std::move(m));
         ++handled;
@@ -704,7 +714,9 @@ class universe {
     std::string failure;
     if (m.head.target != uid().value()) {  // passing through
       if (--m.head.ttl > 0 && route(m, failure)) return;
-      if (m.head.what == kind::request) answer(m, kind::undeliverable, "no route from " + name_of(uid()) + (failure.empty() ? "" : ": " + failure));
+      if (m.head.what == kind::request)
+        answer(m, kind::undeliverable,
+               "no route from " + name_of(uid()) + (failure.empty() ? "" : ": " + failure));
       return;
     }
     if (m.head.what != kind::request) {
@@ -800,8 +812,8 @@ class universe {
   bool link_once(const set_info& target, std::chrono::milliseconds limit) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     const std::string bell = directory_.path() + "/.link." + target.name;
-    const std::string answer = directory_.path() + "/.linkport." + target.name + "." +
-                               std::to_string(uid().value());
+    const std::string answer =
+        directory_.path() + "/.linkport." + target.name + "." + std::to_string(uid().value());
     const std::string me = std::to_string(uid().value()) + "\n";
     // Ring: the bell appears whole (link(2) of a file written first), one caller at a time.
     const std::string draft = bell + "." + std::to_string(uid().value()) + ".tmp";
@@ -862,7 +874,8 @@ class universe {
     std::string error;
     std::string port = detail::sets::open_port(error);
     if (port.empty()) return;  // the caller times out
-    detail::sets::write_whole(directory_.path() + "/.linkport." + self_.name + "." + caller, port + "\n");
+    detail::sets::write_whole(directory_.path() + "/.linkport." + self_.name + "." + caller,
+                              port + "\n");
     MPI_Comm inter = MPI_COMM_NULL;
     const detail::sets::errors_returned quiet;
     const int code =
@@ -899,20 +912,22 @@ class universe {
     if (level != MPI_THREAD_MULTIPLE) return;  // calls are served in progress() and call()
     progress_thread_ = std::thread([this] {
       int idle = 0;
-      while (!stop_.load(std::memory_order_relaxed)) {
+      while (!stop_.load()) {
         int handled = 0;
         {
           const std::lock_guard lock(mutex_);
           handled = progress_once();
         }
         idle = handled ? 0 : idle + 1;
-        if (idle > 256) std::this_thread::sleep_for(std::chrono::microseconds(100));
-        else std::this_thread::yield();
+        if (idle > 256)
+          std::this_thread::sleep_for(std::chrono::microseconds(100));
+        else
+          std::this_thread::yield();
       }
     });
   }
   void stop_progress_thread() noexcept {
-    stop_ = true;
+    stop_.store(true);
     if (progress_thread_.joinable()) progress_thread_.join();
     // Sends still in flight (to a process that is gone): cancel them.
     for (pending_send& s : sends_) {
@@ -975,5 +990,7 @@ class universe {
     }
   }
 };
+
+using universe = basic_universe<>;
 
 }  // namespace nampi
