@@ -15,8 +15,8 @@
 #   make format                 clang-format runtime/, tests/, bench/ in place
 #   make bench                  nampi vs plain MPI benchmarks (hyperfine, callgrind) -> bench/results/
 #   make bench-smoke            build every benchmark and run each once at tiny size (MPI=openmpi too)
-#   make bench-scale            bench/micro programs at 64-4,096 simulated ranks on SimGrid's SMPI
-#                               (make setup-smpi first; about 15 min) -> bench/results/scale/
+#   make bench-scale            bench/micro and bench/apps programs at 64-4,096 simulated ranks on SMPI
+#                               (make setup-smpi first; about 13 min) -> bench/results/scale/
 #   make bench-scale-smoke      the same programs once each at 64 simulated ranks (CI)
 #   make docs                   the documentation site in build/docs/site (MkDocs, strict, offline)
 #   make test-docs              the site in headless Chromium (make setup-docs installs it as root)
