@@ -15,12 +15,13 @@
 // as in RBC: neither half waits for the other's progress at a janus rank.
 //
 // Messages: all of them, the tasks' collectives and the element messages, go on nampi's own
-// context of the communicator (nampi/detail/own_context.hpp), so none meets a message of the program.
-// The element messages use its tags 6 * (depth % 64) + 3 * last + class (own_tags::janus_first
-// on; the range collectives' tags lie above own_tags::collective_tags_begin). `last`: whether the receiver is the last rank of the task. At one depth the tasks
-// cover disjoint positions, so two of them that share a rank share only that one, which is
-// the last rank of one and the first of the other: their messages never match each other's,
-// not even the rank's messages to itself (the wildcard receive takes only messages from
+// context of the communicator (nampi/detail/own_context.hpp), so none meets a message of the
+// program. The element messages use its tags 6 * (depth % 64) + 3 * last + class
+// (own_tags::janus_first on; the range collectives' tags lie above
+// own_tags::collective_tags_begin). `last`: whether the receiver is the last rank of the task. At
+// one depth the tasks cover disjoint positions, so two of them that share a rank share only that
+// one, which is the last rank of one and the first of the other: their messages never match each
+// other's, not even the rank's messages to itself (the wildcard receive takes only messages from
 // inside its range, and that rank is inside both).
 #pragma once
 
@@ -31,6 +32,7 @@
 #include <functional>
 #include <vector>
 
+#include "nampi/detail/splitmix.hpp"
 #include "nampi/nampi.hpp"
 
 namespace nampi {
@@ -261,10 +263,7 @@ class sorter {
   static std::size_t sample_index(int depth, std::int64_t lo, int rank, std::size_t size) {
     std::uint64_t x = (static_cast<std::uint64_t>(lo) << 20) ^
                       (static_cast<std::uint64_t>(depth) << 10) ^ static_cast<std::uint64_t>(rank);
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<std::size_t>((x ^ (x >> 31)) % size);
+    return static_cast<std::size_t>(splitmix64(x) % size);
   }
 
   // A level's element messages: one tag per depth (modulo tag_cycle), class, and whether the

@@ -31,6 +31,7 @@
 
 #include "nampi/detail/global/set_entry.hpp"
 #include "nampi/detail/global/std_parts.hpp"
+#include "nampi/detail/splitmix.hpp"
 
 namespace nampi {
 
@@ -98,12 +99,7 @@ class id_random {
           static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     if (fd >= 0) ::close(fd);
   }
-  std::uint64_t operator()() noexcept {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-  }
+  std::uint64_t operator()() noexcept { return detail::splitmix64(state_); }
 
  private:
   std::uint64_t state_ = 0;

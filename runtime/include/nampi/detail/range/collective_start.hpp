@@ -20,6 +20,7 @@
 #include "nampi/detail/own_context.hpp"
 #include "nampi/detail/range/handle.hpp"
 #include "nampi/detail/range/tags.hpp"
+#include "nampi/detail/splitmix.hpp"
 #include "nampi/error.hpp"
 #include "nampi/tags.hpp"
 
@@ -44,10 +45,7 @@ inline std::uint64_t range_hash(const range_identity& id) noexcept {
         static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.tag)),
         static_cast<std::uint64_t>(id.internal)}) {
     x ^= part;
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    x ^= x >> 31;
+    x = splitmix64(x);
   }
   return x;
 }
