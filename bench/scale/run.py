@@ -112,6 +112,12 @@ def run_one(r: dict, config: dict, build_dir: Path) -> dict:
     return {**r, "seconds": lines[-1]["seconds"], "checksum": lines[-1]["checksum"], "wall_s": round(wall, 2)}
 
 
+def measured(results: list[dict], b: dict, case: str, platform: str, p: int) -> dict[str, float]:
+    """Seconds of each of the bench's variants that ran this case on this platform at p ranks."""
+    return {r["variant"]: r["seconds"] for r in results if r["variant"] in b["variants"]
+            and (r["bench"], r["case"], r["platform"], r["ranks"]) == (b["bench"], case, platform, p)}
+
+
 def table(results: list[dict], b: dict, case: str, platform: str) -> list[str]:
     """One markdown table: a row per rank count, simulated µs per variant, and each plain
     variant's time over nampi's."""
@@ -119,8 +125,7 @@ def table(results: list[dict], b: dict, case: str, platform: str) -> list[str]:
     head = ["p"] + [f"{b['variants'][v]} µs" for v in variants] + [f"{b['variants'][v]} / nampi" for v in variants[1:]]
     rows = ["| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     for p in sorted({r["ranks"] for r in results}):
-        got = {r["variant"]: r["seconds"] for r in results if r["variant"] in b["variants"]
-               and (r["bench"], r["case"], r["platform"], r["ranks"]) == (b["bench"], case, platform, p)}
+        got = measured(results, b, case, platform, p)
         if len(got) != len(variants):
             continue
         cells = [str(p)] + [f"{got[v] * 1e6:.3g}" for v in variants]
@@ -133,8 +138,7 @@ def fastest(results: list[dict], b: dict, case: str, platform: str) -> str:
     """Which variant is fastest at each rank count: where each wins."""
     out = []
     for p in sorted({r["ranks"] for r in results}):
-        got = {r["variant"]: r["seconds"] for r in results if r["variant"] in b["variants"]
-               and (r["bench"], r["case"], r["platform"], r["ranks"]) == (b["bench"], case, platform, p)}
+        got = measured(results, b, case, platform, p)
         for v in b.get("bounds", []):  # a lower bound that knows more than the others is not a contender
             got.pop(v, None)
         if len(got) == len(b["variants"]) - len(b.get("bounds", [])):
