@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "nampi/detail/owned.hpp"
+#include "nampi/detail/recycled_blocks.hpp"
 #include "nampi/detail/slot.hpp"
 #include "nampi/error.hpp"
 
@@ -75,6 +76,19 @@ class call_state {
     explicit held(S&&... s) : slots{{{std::forward<S>(s)}...}} {}
     pack<Slots...> slots;
     Request request = null_request<Request>();
+
+    // From the thread's recycled blocks (a loop of calls allocates none), where operator
+    // new's alignment suffices.
+    static void* operator new(std::size_t bytes)
+      requires(alignof(pack<Slots...>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__)
+    {
+      return take_block(bytes);
+    }
+    static void operator delete(void* block, std::size_t bytes) noexcept
+      requires(alignof(pack<Slots...>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__)
+    {
+      give_block(block, bytes);
+    }
   };
 
   // Moves the slots to the heap, then `issue(slots..., &request)` starts (or

@@ -10,6 +10,8 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 
 #include "nampi/error.hpp"
 
@@ -30,7 +32,7 @@ struct datatype_facts {
 };
 
 // Asks MPI.
-inline datatype_facts query_datatype_facts(MPI_Datatype type) {
+[[gnu::noinline]] inline datatype_facts query_datatype_facts(MPI_Datatype type) {
   datatype_facts f;
   call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &f.lb, &f.extent);
   call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &f.true_lb, &f.true_extent);
@@ -38,64 +40,96 @@ inline datatype_facts query_datatype_facts(MPI_Datatype type) {
   return f;
 }
 
-// The facts of a predefined datatype, or nullptr for any other handle.
-inline const datatype_facts* predefined_datatype_facts(MPI_Datatype type) {
+// A handle as a number (MPICH's handles are ints, Open MPI's and the ABI's pointers).
+template <typename Handle>
+std::uint64_t handle_key(Handle handle) noexcept {
+  if constexpr (std::is_pointer_v<Handle>)
+    return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(handle));
+  else
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(handle));
+}
+
+// Where a handle's entry starts in the predefined datatypes' table (128 slots).
+inline std::size_t slot_of(MPI_Datatype type) noexcept {
+  std::uint64_t x = handle_key(type);
+  x ^= x >> 17;
+  x *= 0x9e3779b97f4a7c15ULL;
+  return static_cast<std::size_t>(x >> 57);
+}
+
+// The predefined datatypes' facts: an open-addressing hash table of their handles (a lookup
+// is a hash and one or two compares, whichever type it is), filled at the first use (MPI is
+// initialized then), thread-safely, once. Names that are aliases of one type (MPI_INT64_T and
+// MPI_LONG on some MPIs) share a handle and an entry.
+struct predefined_datatype_table {
+  static constexpr std::size_t slots = 128;  // more than twice the handles: short probes
   struct entry {
-    MPI_Datatype type;
+    bool used = false;
+    MPI_Datatype type{};
     datatype_facts facts;
   };
-  // The most used first: the scan stops at the first match.
-  static const MPI_Datatype predefined[] = {MPI_INT,
-                                            MPI_DOUBLE,
-                                            MPI_LONG,
-                                            MPI_BYTE,
-                                            MPI_CHAR,
-                                            MPI_FLOAT,
-                                            MPI_UNSIGNED,
-                                            MPI_UNSIGNED_LONG,
-                                            MPI_LONG_LONG,
-                                            MPI_UNSIGNED_LONG_LONG,
-                                            MPI_INT64_T,
-                                            MPI_UINT64_T,
-                                            MPI_INT32_T,
-                                            MPI_UINT32_T,
-                                            MPI_SHORT,
-                                            MPI_UNSIGNED_SHORT,
-                                            MPI_SIGNED_CHAR,
-                                            MPI_UNSIGNED_CHAR,
-                                            MPI_INT8_T,
-                                            MPI_UINT8_T,
-                                            MPI_INT16_T,
-                                            MPI_UINT16_T,
-                                            MPI_WCHAR,
-                                            MPI_LONG_DOUBLE,
-                                            MPI_CXX_BOOL,
-                                            MPI_C_BOOL,
-                                            MPI_AINT,
-                                            MPI_OFFSET,
-                                            MPI_COUNT,
-                                            MPI_C_FLOAT_COMPLEX,
-                                            MPI_C_DOUBLE_COMPLEX,
-                                            MPI_C_LONG_DOUBLE_COMPLEX,
-                                            MPI_2INT,
-                                            MPI_FLOAT_INT,
-                                            MPI_DOUBLE_INT,
-                                            MPI_LONG_INT,
-                                            MPI_SHORT_INT,
-                                            MPI_LONG_DOUBLE_INT};
-  constexpr std::size_t n = sizeof(predefined) / sizeof(predefined[0]);
-  // Made at the first use (MPI is initialized then), thread-safely, once.
-  static const struct table {
-    entry entries[n];
-    std::size_t size = 0;
-    table() {
-      for (const MPI_Datatype t : predefined)
-        if (t != MPI_DATATYPE_NULL) entries[size++] = {t, query_datatype_facts(t)};
+  entry entries[slots];
+
+  [[gnu::noinline]] predefined_datatype_table() {
+    const MPI_Datatype predefined[] = {MPI_INT,
+                                       MPI_DOUBLE,
+                                       MPI_LONG,
+                                       MPI_BYTE,
+                                       MPI_CHAR,
+                                       MPI_FLOAT,
+                                       MPI_UNSIGNED,
+                                       MPI_UNSIGNED_LONG,
+                                       MPI_LONG_LONG,
+                                       MPI_UNSIGNED_LONG_LONG,
+                                       MPI_INT64_T,
+                                       MPI_UINT64_T,
+                                       MPI_INT32_T,
+                                       MPI_UINT32_T,
+                                       MPI_SHORT,
+                                       MPI_UNSIGNED_SHORT,
+                                       MPI_SIGNED_CHAR,
+                                       MPI_UNSIGNED_CHAR,
+                                       MPI_INT8_T,
+                                       MPI_UINT8_T,
+                                       MPI_INT16_T,
+                                       MPI_UINT16_T,
+                                       MPI_WCHAR,
+                                       MPI_LONG_DOUBLE,
+                                       MPI_CXX_BOOL,
+                                       MPI_C_BOOL,
+                                       MPI_AINT,
+                                       MPI_OFFSET,
+                                       MPI_COUNT,
+                                       MPI_C_FLOAT_COMPLEX,
+                                       MPI_C_DOUBLE_COMPLEX,
+                                       MPI_C_LONG_DOUBLE_COMPLEX,
+                                       MPI_2INT,
+                                       MPI_FLOAT_INT,
+                                       MPI_DOUBLE_INT,
+                                       MPI_LONG_INT,
+                                       MPI_SHORT_INT,
+                                       MPI_LONG_DOUBLE_INT};
+    for (const MPI_Datatype t : predefined) {
+      if (t == MPI_DATATYPE_NULL) continue;
+      std::size_t i = slot_of(t);
+      while (entries[i].used && entries[i].type != t) i = (i + 1) % slots;
+      if (!entries[i].used) entries[i] = {true, t, query_datatype_facts(t)};
     }
-  } known;
-  for (std::size_t i = 0; i < known.size; ++i)
-    if (known.entries[i].type == type) return &known.entries[i].facts;
-  return nullptr;
+  }
+
+  const datatype_facts* find(MPI_Datatype type) const noexcept {
+    for (std::size_t i = slot_of(type);; i = (i + 1) % slots) {
+      const entry& e = entries[i];
+      if (!e.used) return nullptr;
+      if (e.type == type) return &e.facts;
+    }
+  }
+};
+
+// The facts of a predefined datatype, or nullptr for any other handle.
+inline const datatype_facts* predefined_datatype_facts(MPI_Datatype type) {
+  static const predefined_datatype_table known;
+  return known.find(type);
 }
 
 // The facts of any datatype: from the table, or asked.

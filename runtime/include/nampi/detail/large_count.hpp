@@ -121,11 +121,27 @@ void set_count(Out& out, Value value, const char* call, const char* what) {
 // type signatures, so either side may use the int form or this one.
 class large_count_type {
  public:
+  // Inline where the count fits (every call of a loop of small messages); the derived
+  // datatype is made out of line.
   large_count_type(MPI_Count count, MPI_Datatype type) : count_(0), type_(type) {
-    if (std::in_range<int>(count)) {
+    if (std::in_range<int>(count)) [[likely]] {
       count_ = static_cast<int>(count);
       return;
     }
+    make_derived(count, type);
+  }
+  large_count_type(const large_count_type&) = delete;
+  large_count_type& operator=(const large_count_type&) = delete;
+  // MPI lets a type be freed while an operation that uses it is pending.
+  ~large_count_type() {
+    if (owned_) MPI_Type_free(&type_);
+  }
+
+  int count() const noexcept { return count_; }
+  MPI_Datatype type() const noexcept { return type_; }
+
+ private:
+  [[gnu::noinline]] void make_derived(MPI_Count count, MPI_Datatype type) {
     constexpr MPI_Count block = MPI_Count{1} << 30;
     const MPI_Count blocks = count / block;
     const MPI_Count rest = count % block;
@@ -154,17 +170,7 @@ class large_count_type {
     call_mpi("MPI_Type_commit", MPI_Type_commit, &type_);
     count_ = 1;
   }
-  large_count_type(const large_count_type&) = delete;
-  large_count_type& operator=(const large_count_type&) = delete;
-  // MPI lets a type be freed while an operation that uses it is pending.
-  ~large_count_type() {
-    if (owned_) MPI_Type_free(&type_);
-  }
 
-  int count() const noexcept { return count_; }
-  MPI_Datatype type() const noexcept { return type_; }
-
- private:
   int count_;
   MPI_Datatype type_;
   bool owned_ = false;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "nampi/detail/atomic_cell.hpp"
+#include "nampi/detail/splitmix.hpp"
 #include "nampi/detail/std_parts.hpp"  // std::min, std::max, std::lower_bound without <algorithm>
 #include "nampi/error.hpp"
 
@@ -56,6 +57,22 @@ struct range_identity {
   friend auto operator<=>(const range_identity&, const range_identity&) = default;
 };
 
+// The same at every process (splitmix64 of the range's numbers): where a range's collectives
+// start among the tag blocks (range/collective_start.hpp).
+inline std::uint64_t range_hash(const range_identity& id) noexcept {
+  std::uint64_t x = 0;
+  for (const std::uint64_t part :
+       {static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.first)),
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.stride)),
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.size)),
+        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.tag)),
+        static_cast<std::uint64_t>(id.internal)}) {
+    x ^= part;
+    x = splitmix64(x);
+  }
+  return x;
+}
+
 class own_context {
  public:
   explicit own_context(MPI_Comm shadow) noexcept : comm_(shadow) {}
@@ -77,12 +94,11 @@ class own_context {
     std::uint64_t id;
     std::uint64_t slot;
   };
-  ticket begin_collective(const range_identity& range, int me, const char* call, std::uint64_t hash,
+  ticket begin_collective(const range_identity& range, int me, const char* call,
                           std::uint64_t slots) {
     const lock held(lock_);
-    auto at = std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0});
-    const bool known = at != sequences_.end() && at->range == range;
-    const std::uint64_t slot = (hash + (known ? at->next : 0)) % slots;
+    sequence& seq = sequence_of(range);
+    const std::uint64_t slot = (seq.hash + seq.next) % slots;
     for (const in_flight_entry& other : in_flight_)
       if (other.slot == slot && (other.range == range || share_two(other.range, range, me)))
         throw_usage_error(
@@ -92,15 +108,16 @@ class own_context {
             "of the ranges with another tag(t)",
             call, range.first, range.stride, range.size, range.tag, other.call, other.range.first,
             other.range.stride, other.range.size, other.range.tag);
-    if (known)
-      ++at->next;
-    else
-      sequences_.insert(at, sequence{range, 1});
+    ++seq.next;
     in_flight_.push_back({++last_id_, slot, range, call});
     return {last_id_, slot};
   }
   void end_collective(std::uint64_t id) noexcept {
     const lock held(lock_);
+    if (!in_flight_.empty() && in_flight_.back().id == id) {  // the last begun: most often
+      in_flight_.pop_back();
+      return;
+    }
     std::erase_if(in_flight_, [id](const in_flight_entry& e) { return e.id == id; });
   }
 
@@ -119,6 +136,7 @@ class own_context {
   struct sequence {
     range_identity range;
     std::uint64_t next;  // the sequence number of its next collective
+    std::uint64_t hash;  // range_hash(range), computed once
     // Kept sorted by range (lower_bound above).
     friend bool operator<(const sequence& a, const sequence& b) noexcept {
       return a.range < b.range;
@@ -147,6 +165,21 @@ class own_context {
     atomic_cell<bool>& flag_;
   };
 
+  // The range's entry (made at its first collective here). A loop of collectives on one
+  // range finds it at once (last_sequence_); other ranges by binary search.
+  sequence& sequence_of(const range_identity& range) {
+    if (last_sequence_ < sequences_.size() && sequences_[last_sequence_].range == range)
+      return sequences_[last_sequence_];
+    return find_sequence(range);
+  }
+  [[gnu::noinline]] sequence& find_sequence(const range_identity& range) {
+    auto at = std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0, 0});
+    if (at == sequences_.end() || at->range != range)
+      at = sequences_.insert(at, sequence{range, 0, range_hash(range)});
+    last_sequence_ = static_cast<std::size_t>(at - sequences_.begin());
+    return *at;
+  }
+
   // Whether the ranges a and b (both holding the parent rank `me`) hold another process in
   // common: their common ranks are me + k * lcm(stride_a, stride_b).
   static bool share_two(const range_identity& a, const range_identity& b, int me) noexcept {
@@ -162,6 +195,7 @@ class own_context {
   MPI_Comm comm_;
   atomic_cell<bool> lock_;
   std::vector<sequence> sequences_;  // sorted by range
+  std::size_t last_sequence_ = 0;    // the entry found last
   std::vector<in_flight_entry> in_flight_;
   std::uint64_t last_id_ = 0;
   atomic_cell<long> tasks_{0};

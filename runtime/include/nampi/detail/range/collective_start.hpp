@@ -20,7 +20,6 @@
 #include "nampi/detail/own_context.hpp"
 #include "nampi/detail/range/handle.hpp"
 #include "nampi/detail/range/tags.hpp"
-#include "nampi/detail/splitmix.hpp"
 #include "nampi/error.hpp"
 #include "nampi/tags.hpp"
 
@@ -35,21 +34,6 @@ inline std::uint64_t collective_tag_slots() {
   return slots;
 }
 
-// The same at every process (splitmix64 of the range's numbers).
-inline std::uint64_t range_hash(const range_identity& id) noexcept {
-  std::uint64_t x = 0;
-  for (const std::uint64_t part :
-       {static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.first)),
-        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.stride)),
-        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.size)),
-        static_cast<std::uint64_t>(static_cast<std::uint32_t>(id.tag)),
-        static_cast<std::uint64_t>(id.internal)}) {
-    x ^= part;
-    x = splitmix64(x);
-  }
-  return x;
-}
-
 struct started_collective {
   range_handle wire;  // the range as the algorithm sends: on the context, on its tag block
   collective_in_flight in_flight;
@@ -62,8 +46,8 @@ inline started_collective start_collective(const range_handle& r, const char* fu
   range_handle wire = r;
   wire.parent = own_comm(r.context, call);
   const range_identity id = r.identity();
-  const own_context::ticket ticket = r.context->begin_collective(
-      id, r.parent_of(r.rank), call, range_hash(id), collective_tag_slots());
+  const own_context::ticket ticket =
+      r.context->begin_collective(id, r.parent_of(r.rank), call, collective_tag_slots());
   wire.tag = own_tags::collective_tags_begin + static_cast<int>(ticket.slot) * range_tags::kinds;
   return {wire, collective_in_flight(r.context, ticket.id)};
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nampi/detail/large_count.hpp"
+#include "nampi/detail/recycled_blocks.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -88,17 +89,13 @@ class range_round {
   // elsewhere, by a nampi::task's scheduler, has nothing left: no MPI call.)
   bool complete(bool block) {
     if (requests_.empty()) return true;
-    const int n = static_cast<int>(requests_.size());
-    std::vector<MPI_Status> statuses(status_ != MPI_STATUS_IGNORE ? requests_.size() : 0);
-    MPI_Status* out = statuses.empty() ? MPI_STATUSES_IGNORE : statuses.data();
-    if (block) {
-      call_mpi("MPI_Waitall", MPI_Waitall, n, requests_.data(), out);
+    if (status_ == MPI_STATUS_IGNORE) {
+      if (!complete_all(block, MPI_STATUSES_IGNORE)) return false;
     } else {
-      int done = 0;
-      call_mpi("MPI_Testall", MPI_Testall, n, requests_.data(), &done, out);
-      if (done == 0) return false;
+      std::vector<MPI_Status> statuses(requests_.size());
+      if (!complete_all(block, statuses.data())) return false;
+      *status_ = statuses[status_index_];
     }
-    if (!statuses.empty()) *status_ = statuses[status_index_];
     requests_.clear();
     status_ = MPI_STATUS_IGNORE;
     return true;
@@ -128,6 +125,18 @@ class range_round {
  private:
   MPI_Request* next() { return requests_.push(); }
 
+  // MPI_Waitall (block) or one MPI_Testall of the round's requests: whether they completed.
+  bool complete_all(bool block, MPI_Status* statuses) {
+    const int n = static_cast<int>(requests_.size());
+    if (block) {
+      call_mpi("MPI_Waitall", MPI_Waitall, n, requests_.data(), statuses);
+      return true;
+    }
+    int done = 0;
+    call_mpi("MPI_Testall", MPI_Testall, n, requests_.data(), &done, statuses);
+    return done != 0;
+  }
+
   MPI_Comm comm_;
   request_list requests_;
   MPI_Status* status_ = MPI_STATUS_IGNORE;
@@ -155,6 +164,12 @@ class [[nodiscard]] range_task {
     // Not an aggregate: the compiler would otherwise try to make the promise from the
     // coroutine's own arguments.
     promise_type() noexcept = default;
+
+    // The frame comes from the thread's recycled blocks: a loop of calls allocates none.
+    static void* operator new(std::size_t bytes) { return take_block(bytes); }
+    static void operator delete(void* frame, std::size_t bytes) noexcept {
+      give_block(frame, bytes);
+    }
 
     range_task get_return_object() noexcept {
       return range_task(std::coroutine_handle<promise_type>::from_promise(*this));
@@ -242,16 +257,18 @@ class [[nodiscard]] range_task {
   // it completes first (a pending result's own destructor has done so already).
   void finish_and_free() noexcept {
     if (!h_) return;
-    if (!h_.done()) {
-      try {
-        progress(true);
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "nampi: a range call failed while being destroyed: %s\n", e.what());
-        std::terminate();
-      }
-    }
+    if (!h_.done()) [[unlikely]]
+      finish_pending();
     h_.destroy();
     h_ = {};
+  }
+  [[gnu::noinline, gnu::cold]] void finish_pending() noexcept {
+    try {
+      progress(true);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nampi: a range call failed while being destroyed: %s\n", e.what());
+      std::terminate();
+    }
   }
 
   handle h_;
