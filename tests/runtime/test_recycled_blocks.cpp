@@ -1,9 +1,9 @@
 // The thread's recycled blocks (nampi/detail/recycled_blocks.hpp): a block freed is handed to
-// the next allocation of its size class, up to four per class; larger blocks and a fifth go
-// back to the heap; a loop of nonblocking calls, on a range and on a communicator, allocates
-// nothing once it runs (counted with a replaced global operator new); blocks freed on a
-// thread that ends are freed with it. Under AddressSanitizer nothing is recycled (so that a
-// use after free is caught): the reuse checks are skipped there, the rest holds.
+// the next allocation of its size class, up to eight per class; larger
+// blocks and a ninth go back to the heap; a loop of nonblocking calls, on a range and on a
+// communicator, allocates nothing once it runs (counted with a replaced global operator new);
+// blocks freed on a thread that ends are freed with it. Under AddressSanitizer nothing is recycled
+// (so that a use after free is caught): the reuse checks are skipped there, the rest holds.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -62,18 +62,19 @@ TEST_CASE("recycled blocks: a freed block serves the next allocation of its size
   nampi::detail::give_block(e, 90);
 }
 
-TEST_CASE("recycled blocks: four per class are kept, more and larger blocks go to the heap") {
+TEST_CASE("recycled blocks: eight per class are kept, more and larger blocks go to the heap") {
   constexpr std::size_t bytes = 200;
+  constexpr int kept = static_cast<int>(nampi::detail::block_cache::per_class);
   std::vector<void*> blocks;
-  for (int i = 0; i < 5; ++i) blocks.push_back(nampi::detail::take_block(bytes));
+  for (int i = 0; i <= kept; ++i) blocks.push_back(nampi::detail::take_block(bytes));
   for (void* b : blocks) nampi::detail::give_block(b, bytes);
-  // Taken again without a heap allocation: the four kept (the fifth went back).
+  // Taken again without a heap allocation: the eight kept (the ninth went back).
   const long heap = allocations_of([&] {
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < kept; ++i)
       blocks[static_cast<std::size_t>(i)] = nampi::detail::take_block(bytes);
   });
-  CHECK(heap == (recycles ? 0 : 4));
-  CHECK(allocations_of([&] { blocks[4] = nampi::detail::take_block(bytes); }) == 1);
+  CHECK(heap == (recycles ? 0 : kept));
+  CHECK(allocations_of([&] { blocks.back() = nampi::detail::take_block(bytes); }) == 1);
   for (void* b : blocks) nampi::detail::give_block(b, bytes);
   // A block above 1 KiB is never kept.
   void* big = nampi::detail::take_block(4096);

@@ -5,28 +5,42 @@
 // about 150 instructions together (issue 36: a range collective's instructions outside MPI).
 //
 // At most `per_class` blocks of each of `classes` size classes (16 bytes apart, up to 1 KiB)
-// stay cached per thread: 130 KiB at most; larger blocks go straight to the heap. A block
+// stay cached per thread (in practice a few KiB: a program's calls use a few classes; at
+// most 264 KiB, if a thread used every class); larger blocks go straight to the heap. A block
 // freed on another thread than the one that allocated it joins the freeing thread's cache
 // (it is plain heap memory). A thread's cache is freed when the thread ends.
-//
-// Under AddressSanitizer blocks go straight to the heap, so that a use after free is caught.
 #pragma once
 
 #include <cstddef>
 #include <new>
 
-namespace nampi::detail {
-
+// Under AddressSanitizer blocks go straight to the heap, so that a use after free is caught,
+// unless NAMPI_RECYCLE_BLOCKS=1 is given (tests/runtime/test_recycled_blocks.cpp): then the
+// blocks kept are poisoned, and a use of one while it is kept is caught.
 #if defined(__SANITIZE_ADDRESS__)
-#define NAMPI_RECYCLE_BLOCKS 0
+#define NAMPI_BLOCKS_UNDER_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define NAMPI_RECYCLE_BLOCKS 0
+#define NAMPI_BLOCKS_UNDER_ASAN 1
 #endif
 #endif
 #ifndef NAMPI_RECYCLE_BLOCKS
+#ifdef NAMPI_BLOCKS_UNDER_ASAN
+#define NAMPI_RECYCLE_BLOCKS 0
+#else
 #define NAMPI_RECYCLE_BLOCKS 1
 #endif
+#endif
+#if NAMPI_RECYCLE_BLOCKS && defined(NAMPI_BLOCKS_UNDER_ASAN)
+#include <sanitizer/asan_interface.h>
+#define NAMPI_BLOCK_KEPT(block, bytes) ASAN_POISON_MEMORY_REGION(block, bytes)
+#define NAMPI_BLOCK_TAKEN(block, bytes) ASAN_UNPOISON_MEMORY_REGION(block, bytes)
+#else
+#define NAMPI_BLOCK_KEPT(block, bytes) (void)0
+#define NAMPI_BLOCK_TAKEN(block, bytes) (void)0
+#endif
+
+namespace nampi::detail {
 
 // A thread's cached blocks. Trivial, so that reaching it is one thread-local access; the
 // first block it keeps registers drain_at_thread_exit (arm()), which frees them at the end.
@@ -37,11 +51,11 @@ struct block_cache {
   // class in use at once) meet malloc's fast paths as they would without this cache.
   static constexpr std::size_t granule = 16;
   static constexpr std::size_t header = 8;
-  static constexpr std::size_t classes = 64;  // up to 1,032 bytes
-  static constexpr std::size_t per_class = 4;
+  static constexpr std::size_t classes = 64;   // up to 1,032 bytes
+  static constexpr std::size_t per_class = 8;  // a batch of requests in flight at once
 
   void* blocks[classes][per_class];
-  unsigned counts[classes];
+  unsigned char counts[classes];
   bool armed;   // its drain at the thread's end is registered
   bool closed;  // drained (the thread is ending): blocks go straight back to the heap
 
@@ -62,7 +76,11 @@ constinit inline thread_local block_cache thread_blocks{};
     ~drain_at_thread_exit() {
       block_cache& cache = thread_blocks;
       for (std::size_t c = 0; c < block_cache::classes; ++c)
-        while (cache.counts[c] > 0) ::operator delete(cache.blocks[c][--cache.counts[c]]);
+        while (cache.counts[c] > 0) {
+          void* block = cache.blocks[c][--cache.counts[c]];
+          NAMPI_BLOCK_TAKEN(block, block_cache::bytes_of(c));
+          ::operator delete(block);
+        }
       cache.closed = true;
     }
   };
@@ -77,7 +95,11 @@ inline void* take_block(std::size_t bytes) {
   const std::size_t c = block_cache::class_of(bytes);
   if (c < block_cache::classes) {
     block_cache& cache = thread_blocks;
-    if (cache.counts[c] > 0) return cache.blocks[c][--cache.counts[c]];
+    if (cache.counts[c] > 0) {
+      void* block = cache.blocks[c][--cache.counts[c]];
+      NAMPI_BLOCK_TAKEN(block, block_cache::bytes_of(c));
+      return block;
+    }
     return ::operator new(block_cache::bytes_of(c));
   }
 #endif
@@ -91,6 +113,7 @@ inline void give_block(void* block, std::size_t bytes) noexcept {
   block_cache& cache = thread_blocks;
   if (c < block_cache::classes && cache.counts[c] < block_cache::per_class && !cache.closed) {
     if (!cache.armed) arm_block_cache();
+    NAMPI_BLOCK_KEPT(block, block_cache::bytes_of(c));
     cache.blocks[c][cache.counts[c]++] = block;
     return;
   }
