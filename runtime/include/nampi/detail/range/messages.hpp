@@ -41,14 +41,10 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
            r.count(), r.type(), source, recv_tag, comm, status);
 }
 
-// `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
-// (the same type signature) at this process, without a message: a message to itself would
-// be matched behind every unexpected message queued from other ranks (a rank that runs ahead
-// queues many), so each copy would cost a walk of that queue. Dense data of one type is
-// copied as bytes; anything else is packed and unpacked (MPI_Pack, MPI_Unpack: any datatype).
-inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
-                 MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
-  if ((from == to && from_type == to_type) || count == 0) return;
+// copy() below, out of line: any datatypes.
+[[gnu::noinline]] inline void copy_packed(const void* from, MPI_Count count, MPI_Datatype from_type,
+                                          void* to, MPI_Count count_to, MPI_Datatype to_type,
+                                          const range_handle& r) {
   const datatype_facts from_facts = facts_of(from_type);
   const MPI_Count size = from_facts.size;
   if (from_type == to_type && count == count_to && from_facts.dense()) {
@@ -75,6 +71,25 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
            &position, to, out.count(), out.type(), r.parent);
 }
 
+// `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
+// (the same type signature) at this process, without a message: a message to itself would
+// be matched behind every unexpected message queued from other ranks (a rank that runs ahead
+// queues many), so each copy would cost a walk of that queue. Dense data of one type is
+// copied as bytes; anything else is packed and unpacked (MPI_Pack, MPI_Unpack: any datatype).
+// Inline where the data are of one predefined dense type; the rest out of line.
+inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void* to,
+                 MPI_Count count_to, MPI_Datatype to_type, const range_handle& r) {
+  if ((from == to && from_type == to_type) || count == 0) return;
+  if (from_type == to_type && count == count_to) {
+    const datatype_facts* known = predefined_datatype_facts(from_type);
+    if (known != nullptr && known->dense()) {
+      std::memmove(to, from, static_cast<std::size_t>(count * known->size));
+      return;
+    }
+  }
+  copy_packed(from, count, from_type, to, count_to, to_type, r);
+}
+
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
 // Up to 64 bytes in place (a few values: no allocation), more on the heap. It stays where it
 // is made (its address is in data()).
@@ -85,7 +100,8 @@ class scratch {
       data_ = local_;
       return;
     }
-    const datatype_facts f = facts_of(type);
+    const datatype_facts* known = predefined_datatype_facts(type);
+    const datatype_facts f = known != nullptr ? *known : query_datatype_facts(type);
     const MPI_Count bytes = f.true_extent + (count - 1) * f.extent;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));

@@ -34,13 +34,11 @@ class request_list {
   MPI_Request& operator[](std::size_t i) noexcept { return data()[i]; }
   // A new request slot (MPI_REQUEST_NULL), valid until the next push.
   MPI_Request* push() {
-    if (more_.empty() && size_ < in_place) {
+    if (size_ < in_place && more_.empty()) [[likely]] {
       local_[size_] = MPI_REQUEST_NULL;
       return &local_[size_++];
     }
-    if (more_.empty()) more_.assign(local_, local_ + size_);
-    ++size_;
-    return &more_.emplace_back(MPI_REQUEST_NULL);
+    return push_more();
   }
   void clear() noexcept {
     size_ = 0;
@@ -48,6 +46,12 @@ class request_list {
   }
 
  private:
+  [[gnu::noinline]] MPI_Request* push_more() {
+    if (more_.empty()) more_.assign(local_, local_ + size_);
+    ++size_;
+    return &more_.emplace_back(MPI_REQUEST_NULL);
+  }
+
   static constexpr std::size_t in_place = 4;
   MPI_Request local_[in_place];
   std::vector<MPI_Request> more_;  // all of them, once there were more than in_place
