@@ -106,7 +106,9 @@ class sorter {
     return sorted;
   }
 
-  // The median of one sample per rank that has keys (as nampi::janus_sort picks it).
+  // The median of one sample per rank that has keys. (nampi::janus_sort weights each rank's
+  // sample by its number of keys; this plain version keeps the unweighted median, as
+  // bench/results/scale/scale.md says.)
   static key pick_pivot(MPI_Comm task, int rank, int size, const std::vector<key>& mine,
                         int depth) {
     std::vector<key> sample;
