@@ -1,10 +1,11 @@
 // What nampi's own algorithms (range collectives, plugins) need to know of a datatype they are
 // handed as a C handle: its extents and its size.
 //
-// They are asked of MPI once per predefined datatype: MPI's predefined datatypes are never
-// freed, so their handles keep naming the same type, and a table made at the first use keeps
-// their facts (found by comparing handles: no MPI call). Any other handle is asked each time
-// (three local MPI calls): a derived datatype can be freed and its handle reused for another.
+// They are asked of MPI once per datatype. MPI's predefined datatypes are never freed, so
+// their handles keep naming the same type, and a table made at the first use keeps their
+// facts (found by comparing handles: no MPI call). A derived datatype can be freed and its
+// handle reused for another, so its facts are kept on the type itself, as an attribute that
+// MPI deletes with it (one MPI_Type_get_attr per call).
 #pragma once
 
 #include <mpi.h>
@@ -132,10 +133,39 @@ inline const datatype_facts* predefined_datatype_facts(MPI_Datatype type) {
   return known.find(type);
 }
 
-// The facts of any datatype: from the table, or asked.
+// A derived datatype's facts, kept on the type as an attribute of nampi's (the keyval made at
+// the first use): asked of MPI once per type, then one MPI_Type_get_attr per call instead of
+// three queries. MPI deletes the attribute with the type (delete_cached_facts), so a handle
+// that comes back for another type has none and is asked again; MPI_Type_dup does not copy it.
+inline int delete_cached_facts(MPI_Datatype, int, void* facts, void*) {
+  delete static_cast<datatype_facts*>(facts);
+  return MPI_SUCCESS;
+}
+inline int cached_facts_keyval() {
+  static const int keyval = [] {
+    int made = MPI_KEYVAL_INVALID;
+    call_mpi("MPI_Type_create_keyval", MPI_Type_create_keyval, MPI_TYPE_NULL_COPY_FN,
+             &delete_cached_facts, &made, nullptr);
+    return made;
+  }();
+  return keyval;
+}
+[[gnu::noinline]] inline datatype_facts derived_datatype_facts(MPI_Datatype type) {
+  const int keyval = cached_facts_keyval();
+  void* cached = nullptr;
+  int found = 0;
+  call_mpi("MPI_Type_get_attr", MPI_Type_get_attr, type, keyval, &cached, &found);
+  if (found != 0) return *static_cast<const datatype_facts*>(cached);
+  const datatype_facts facts = query_datatype_facts(type);
+  auto* kept = new datatype_facts(facts);
+  if (MPI_Type_set_attr(type, keyval, kept) != MPI_SUCCESS) delete kept;  // asked again next time
+  return facts;
+}
+
+// The facts of any datatype: from the table, or from the type's attribute.
 inline datatype_facts facts_of(MPI_Datatype type) {
   if (const datatype_facts* known = predefined_datatype_facts(type)) return *known;
-  return query_datatype_facts(type);
+  return derived_datatype_facts(type);
 }
 
 }  // namespace nampi::detail
