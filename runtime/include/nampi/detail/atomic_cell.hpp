@@ -62,4 +62,20 @@ class atomic_cell {
 #endif
 };
 
+// A flag cell held as a spin lock while this lives: for a lookup's worth of work that threads
+// of MPI_THREAD_MULTIPLE may do at once (own_context's registry, datatype_facts' attributes).
+class spin_guard {
+ public:
+  explicit spin_guard(atomic_cell<bool>& flag) noexcept : flag_(flag) {
+    while (flag_.exchange(true)) {
+    }
+  }
+  ~spin_guard() { flag_.store(false); }
+  spin_guard(const spin_guard&) = delete;
+  spin_guard& operator=(const spin_guard&) = delete;
+
+ private:
+  atomic_cell<bool>& flag_;
+};
+
 }  // namespace nampi::detail

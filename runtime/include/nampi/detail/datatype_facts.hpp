@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "nampi/detail/atomic_cell.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -152,6 +153,10 @@ inline int cached_facts_keyval() {
 }
 [[gnu::noinline]] inline datatype_facts derived_datatype_facts(MPI_Datatype type) {
   const int keyval = cached_facts_keyval();
+  // Threads that ask of one type at once: one sets the attribute, the others find it (a
+  // second MPI_Type_set_attr would delete the facts another thread is reading).
+  static atomic_cell<bool> busy;
+  const spin_guard held(busy);
   void* cached = nullptr;
   int found = 0;
   call_mpi("MPI_Type_get_attr", MPI_Type_get_attr, type, keyval, &cached, &found);

@@ -96,7 +96,7 @@ class own_context {
   };
   ticket begin_collective(const range_identity& range, int me, const char* call,
                           std::uint64_t slots) {
-    const lock held(lock_);
+    const spin_guard held(lock_);
     sequence& seq = sequence_of(range);
     const std::uint64_t slot = (seq.hash + seq.next) % slots;
     for (const in_flight_entry& other : in_flight_)
@@ -113,7 +113,7 @@ class own_context {
     return {last_id_, slot};
   }
   void end_collective(std::uint64_t id) noexcept {
-    const lock held(lock_);
+    const spin_guard held(lock_);
     if (!in_flight_.empty() && in_flight_.back().id == id) {  // the last begun: most often
       in_flight_.pop_back();
       return;
@@ -149,22 +149,6 @@ class own_context {
     const char* call;
   };
 
-  // A spin lock: threads of MPI_THREAD_MULTIPLE may run collectives on ranges of one
-  // communicator at once (each holds it for a lookup only).
-  class lock {
-   public:
-    explicit lock(atomic_cell<bool>& flag) noexcept : flag_(flag) {
-      while (flag_.exchange(true)) {
-      }
-    }
-    ~lock() { flag_.store(false); }
-    lock(const lock&) = delete;
-    lock& operator=(const lock&) = delete;
-
-   private:
-    atomic_cell<bool>& flag_;
-  };
-
   // The range's entry (made at its first collective here). A loop of collectives on one
   // range finds it at once (last_sequence_); other ranges by binary search.
   sequence& sequence_of(const range_identity& range) {
@@ -193,7 +177,7 @@ class own_context {
   }
 
   MPI_Comm comm_;
-  atomic_cell<bool> lock_;
+  atomic_cell<bool> lock_;           // threads of MPI_THREAD_MULTIPLE may run collectives at once
   std::vector<sequence> sequences_;  // sorted by range
   std::size_t last_sequence_ = 0;    // the entry found last
   std::vector<in_flight_entry> in_flight_;
