@@ -71,24 +71,14 @@ Request null_request() noexcept {
 template <typename Request, std::size_t StatusIndex, typename... Slots>
 class call_state {
  public:
-  struct held {
+  // The slots come from the thread's recycled blocks (a loop of calls allocates none), where
+  // operator new's alignment suffices.
+  struct held : std::conditional_t<alignof(pack<Slots...>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+                                   recycled_allocation, heap_allocation> {
     template <typename... S>
     explicit held(S&&... s) : slots{{{std::forward<S>(s)}...}} {}
     pack<Slots...> slots;
     Request request = null_request<Request>();
-
-    // From the thread's recycled blocks (a loop of calls allocates none), where operator
-    // new's alignment suffices.
-    static void* operator new(std::size_t bytes)
-      requires(alignof(pack<Slots...>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__)
-    {
-      return take_block(bytes);
-    }
-    static void operator delete(void* block, std::size_t bytes) noexcept
-      requires(alignof(pack<Slots...>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__)
-    {
-      give_block(block, bytes);
-    }
   };
 
   // Moves the slots to the heap, then `issue(slots..., &request)` starts (or

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "nampi/detail/atomic_cell.hpp"
+#include "nampi/detail/splitmix.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -53,10 +54,8 @@ std::uint64_t handle_key(Handle handle) noexcept {
 
 // Where a handle's entry starts in the predefined datatypes' table (128 slots).
 inline std::size_t slot_of(MPI_Datatype type) noexcept {
-  std::uint64_t x = handle_key(type);
-  x ^= x >> 17;
-  x *= 0x9e3779b97f4a7c15ULL;
-  return static_cast<std::size_t>(x >> 57);
+  std::uint64_t state = handle_key(type);
+  return static_cast<std::size_t>(splitmix64(state) >> 57);
 }
 
 // The predefined datatypes' facts: an open-addressing hash table of their handles (a lookup

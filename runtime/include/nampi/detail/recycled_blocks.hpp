@@ -123,4 +123,13 @@ inline void give_block(void* block, std::size_t bytes) noexcept {
   ::operator delete(block);
 }
 
+// A base whose class's objects come from the thread's recycled blocks (class-specific new and
+// delete; found by a coroutine's frame allocation in its promise type too). For classes of at
+// most operator new's alignment.
+struct recycled_allocation {
+  static void* operator new(std::size_t bytes) { return take_block(bytes); }
+  static void operator delete(void* block, std::size_t bytes) noexcept { give_block(block, bytes); }
+};
+struct heap_allocation {};  // the other choice: plain new and delete
+
 }  // namespace nampi::detail

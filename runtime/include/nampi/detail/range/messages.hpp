@@ -100,8 +100,7 @@ class scratch {
       data_ = local_;
       return;
     }
-    const datatype_facts* known = predefined_datatype_facts(type);
-    const datatype_facts f = known != nullptr ? *known : derived_datatype_facts(type);
+    const datatype_facts f = facts_of(type);
     const MPI_Count bytes = f.true_extent + (count - 1) * f.extent;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));

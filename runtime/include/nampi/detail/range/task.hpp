@@ -159,7 +159,8 @@ struct range_poll {
 // runs that one as a part of this one and gives its code.
 class [[nodiscard]] range_task {
  public:
-  struct promise_type {
+  // Its frame comes from the thread's recycled blocks: a loop of calls allocates none.
+  struct promise_type : recycled_allocation {
     range_round* round = nullptr;              // the round it waits for, or
     std::coroutine_handle<promise_type> part;  // the part it waits for, or neither: a poll
     int code = MPI_SUCCESS;
@@ -168,12 +169,6 @@ class [[nodiscard]] range_task {
     // Not an aggregate: the compiler would otherwise try to make the promise from the
     // coroutine's own arguments.
     promise_type() noexcept = default;
-
-    // The frame comes from the thread's recycled blocks: a loop of calls allocates none.
-    static void* operator new(std::size_t bytes) { return take_block(bytes); }
-    static void operator delete(void* frame, std::size_t bytes) noexcept {
-      give_block(frame, bytes);
-    }
 
     range_task get_return_object() noexcept {
       return range_task(std::coroutine_handle<promise_type>::from_promise(*this));
