@@ -20,14 +20,16 @@ bool counting = false;
 long allocations = 0;
 }  // namespace
 
-// Counts the allocations made while `counting` (this program's own operator new).
-void* operator new(std::size_t bytes) {
+// Counts the allocations made while `counting` (this program's own operator new). Out of
+// line, so that GCC does not see free() meet a pointer from operator new where they inline
+// (-Wmismatched-new-delete at -O2).
+[[gnu::noinline]] void* operator new(std::size_t bytes) {
   if (counting) ++allocations;
   if (void* p = std::malloc(bytes == 0 ? 1 : bytes)) return p;
   throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
