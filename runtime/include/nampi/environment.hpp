@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include "nampi/detail/handle_registry.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
 #include "nampi/ops.hpp"
@@ -42,9 +43,7 @@ class Environment {
     // Datatypes and ops nampi created must be freed while MPI still runs (MPI_Finalize
     // would, through the attribute free_at_finalize() set; freeing first keeps the order
     // visible).
-    detail::type_registry().free_all();
-    detail::op_registry().free_all();
-    detail::free_world_own_context();
+    detail::free_before_finalize();
     MPI_Finalize();
   }
 

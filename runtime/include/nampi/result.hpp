@@ -135,8 +135,11 @@ template <typename... Args, typename Primary, typename... Others>
 auto make_result(Primary& primary, Others&... others) {
   constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
   auto all = refs(primary, others...);
-  finish_slot(primary, all);
-  (finish_slot(others, all), ...);
+  // Only where some slot has work left: no empty finish_slot per slot to compile otherwise.
+  if constexpr ((requires { primary.finish(all); }) || (requires { others.finish(all); } || ...)) {
+    finish_slot(primary, all);
+    (finish_slot(others, all), ...);
+  }
   if constexpr (order.size() == 0) {
     return;
   } else if constexpr (order.size() == 1) {

@@ -65,11 +65,17 @@ inline HandleRegistry<MPI_Op>& op_registry() {
   return registry;
 }
 
-// The attribute's delete callback: MPI_Finalize (or freeing the attribute) calls it.
-inline int free_registered_handles(MPI_Comm, int, void*, void*) {
+// Frees the registered handles and nampi's context of MPI_COMM_WORLD while MPI still runs:
+// from ~Environment or the attribute's delete callback below. Out of line: one copy serves both.
+[[gnu::noinline]] inline void free_before_finalize() {
   type_registry().free_all();
   op_registry().free_all();
   free_world_own_context();
+}
+
+// The attribute's delete callback: MPI_Finalize (or freeing the attribute) calls it.
+inline int free_registered_handles(MPI_Comm, int, void*, void*) {
+  free_before_finalize();
   return MPI_SUCCESS;
 }
 

@@ -197,8 +197,10 @@ void same_as_at_root(Out& out, const Ctx& ctx, const Source& source, const Root&
 // the largest Displ is 2^k - 1, so the OR of the two stays within it exactly when both do,
 // and a negative value converts to one above it. With no negative count the last block
 // ends last, as size_extent relies on. MPI writes through the receive displacements.
+// Out of line: its code does not depend on the element type, so one copy serves every
+// instance of a call (bench/README.md, "Where compile time goes").
 template <typename Ctx, typename Out, typename Counts>
-inline void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
+[[gnu::noinline]] void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
   const std::size_t n = counts.size();
   out.resize_for(n, ctx.call, always_checked{});
   using Displ = std::remove_cvref_t<decltype(*out.data())>;
@@ -211,8 +213,8 @@ inline void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
     const auto this_count = static_cast<MPI_Count>(count[i]);
     if ((static_cast<unsigned long long>(next) | static_cast<unsigned long long>(this_count)) >
         bound) [[unlikely]]
-      detail::throw_bad_displacements(ctx.call, param_name(Counts::id),
-                                      next < 0 || this_count < 0, next);
+      detail::throw_bad_displacements(ctx.call, param_name(Counts::id), next < 0 || this_count < 0,
+                                      next);
     displs[i] = static_cast<Displ>(next);
     next += this_count;
   }

@@ -216,7 +216,16 @@ class output_slot {
     } else if constexpr (std::is_same_v<Policy, resize_to_fit>) {
       if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
         // Storage the call created: build it at its size (cheaper than growing).
-        if (size_of(object_) != n) object_ = object_type(n);
+        if (size_of(object_) != n) {
+          if constexpr (std::is_nothrow_move_constructible_v<object_type>) {
+            // Rebuilt in place rather than move-assigned: the same effect, less to compile.
+            object_type sized(n);
+            std::destroy_at(&object_);
+            std::construct_at(&object_, std::move(sized));
+          } else {
+            object_ = object_type(n);
+          }
+        }
       } else if constexpr (resizable<object_type>) {
         if (size_of(object_) != n) object_.resize(n);  // the common case: already right
       } else
