@@ -12,7 +12,8 @@ include_lean (the README's lighter include: <nampi/communicator.hpp> and
 include_only, what the global layer adds), header_floor (`#include <nampi/nampi.hpp>` against `<mpi.h>` and
 every standard or system header that nampi's headers include, found with `-H` at each run, so
 it follows the headers: the floor that nampi's own headers add to), eight_allgathervs (eight instances of one call: what each costs
-once the headers are paid) and vector_allgather_headers (that app's plain MPI program with
+once the headers are paid), one_allgatherv (one of them: against eight_allgathervs, what each
+further instance costs) and vector_allgather_headers (that app's plain MPI program with
 <nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). Each round
 compiles every unit once, one at a time, in a new order; the figure is the median CPU time
 (user + system of the compiler and its children) over the rounds.

@@ -179,7 +179,23 @@ def compile_section(mpi_dir: Path) -> list[str]:
             line += (f" {row['mpi+pch']['median_cpu_s']:.2f} | {row['nampi+pch']['median_cpu_s']:.2f} "
                      f"({row['nampi+pch']['median_ratio']:.2f}) |")
         lines.append(line)
-    return lines + [""]
+    return lines + [""] + instance_lines(data["units"])
+
+
+def instance_lines(units: dict) -> list[str]:
+    """What one instance of a call costs, from the three allgatherv units, both ways."""
+    need = ("include_only", "one_allgatherv", "eight_allgathervs")
+    if not all(u in units for u in need):
+        return []
+    s = {v: {u: units[u][v]["median_cpu_s"] for u in need} for v in ("nampi", "mpi")}
+    further = {v: (s[v]["eight_allgathervs"] - s[v]["one_allgatherv"]) / 7 for v in s}
+    averaged = {v: (s[v]["eight_allgathervs"] - s[v]["include_only"]) / 8 for v in s}
+    return [f"One instance of a call (`allgatherv` of a new element type): each further one "
+            f"(eight_allgathervs - one_allgatherv) / 7 = {further['nampi']:.3f} s (plain MPI "
+            f"{further['mpi']:.3f} s); averaged over the eight with what every unit that calls "
+            f"pays once, the environment and the code all allgathervs share (eight_allgathervs - "
+            f"include_only) / 8 = {averaged['nampi']:.3f} s (plain MPI {averaged['mpi']:.3f} s, "
+            f"whose include-only unit lacks <vector> and <numeric>).", ""]
 
 
 def global_section(mpi_dir: Path) -> list[str]:

@@ -24,6 +24,7 @@
 
 #include "nampi/detail/configuration.hpp"
 #include "nampi/detail/narrow.hpp"
+#include "nampi/detail/scratch_array.hpp"
 #include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
 
@@ -74,8 +75,13 @@ template <typename T, typename Slot>
 auto to_mpi_large_array(const Slot& array) {
   if constexpr (std::same_as<std::remove_cv_t<std::remove_pointer_t<decltype(array.data())>>, T>)
     return std::span<const T>(array.data(), array.size());
-  else
-    return std::vector<T>(array.data(), array.data() + array.size());
+  else {
+    // A scratch_array, not a std::vector: a path only counts beyond an int take, so the
+    // lighter type is what every unit that calls compiles.
+    scratch_array<T> copy(array.size());
+    for (std::size_t i = 0; i < array.size(); ++i) copy.data()[i] = array.data()[i];
+    return copy;
+  }
 }
 
 // The element type of a counts or displacements array slot.
