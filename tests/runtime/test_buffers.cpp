@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <memory_resource>
 #include <nampi/nampi.hpp>
 #include <span>
 #include <string>
@@ -71,6 +72,18 @@ TEST_CASE("rvalue recv_buf with resize_to_fit is resized and returned") {
   auto out = comm.allgatherv(send_buf(data), recv_buf<nampi::resize_to_fit>(std::vector<int>{}));
   static_assert(std::is_same_v<decltype(out), std::vector<int>>);
   CHECK(out == nampi_test::staircase(comm.size()));
+}
+
+TEST_CASE("rvalue recv_buf: a std::pmr::vector resized to fit keeps its memory resource") {
+  nampi::Communicator comm;
+  std::vector<int> data(comm.rank() + 1, comm.rank());
+  std::pmr::monotonic_buffer_resource arena;
+  std::pmr::vector<int> storage(&arena);
+  auto out = comm.allgatherv(send_buf(data), recv_buf<nampi::resize_to_fit>(std::move(storage)));
+  static_assert(std::is_same_v<decltype(out), std::pmr::vector<int>>);
+  CHECK(std::vector<int>(out.begin(), out.end()) == nampi_test::staircase(comm.size()));
+  // The resize kept the caller's allocator: the elements live in the arena.
+  CHECK(out.get_allocator().resource() == &arena);
 }
 
 TEST_CASE("omitted recv_buf is created with the send element type and returned") {

@@ -217,8 +217,11 @@ class output_slot {
       if constexpr (Owned && std::is_constructible_v<object_type, std::size_t>) {
         // Storage the call created: build it at its size (cheaper than growing).
         if (size_of(object_) != n) {
-          if constexpr (std::is_nothrow_move_constructible_v<object_type>) {
-            // Rebuilt in place rather than move-assigned: the same effect, less to compile.
+          if constexpr (std::is_nothrow_move_assignable_v<object_type> &&
+                        std::is_nothrow_move_constructible_v<object_type>) {
+            // Rebuilt in place rather than move-assigned: the same effect where the move
+            // assignment cannot throw (its allocator moves along, or all are equal; a pmr
+            // container's is kept by the assignment below), and less to compile.
             object_type sized(n);
             std::destroy_at(&object_);
             std::construct_at(&object_, std::move(sized));
