@@ -125,8 +125,10 @@ using slot_type = std::remove_reference_t<Slot>;
 // received bytes deserializes them) does it here; it may read the call's
 // other slots (the counts and displacements of gathered blocks).
 template <typename Slot, typename Slots>
+concept finishes = requires(Slot& slot, const Slots& slots) { slot.finish(slots); };
+template <typename Slot, typename Slots>
 void finish_slot(Slot& slot, const Slots& slots) {
-  if constexpr (requires { slot.finish(slots); }) slot.finish(slots);
+  if constexpr (finishes<Slot, Slots>) slot.finish(slots);
 }
 
 // Builds the call's return value from its slots (first = primary), moving
@@ -136,7 +138,8 @@ auto make_result(Primary& primary, Others&... others) {
   constexpr auto order = result_order<type_list<Args...>>::template of<Primary, Others...>();
   auto all = refs(primary, others...);
   // Only where some slot has work left: no empty finish_slot per slot to compile otherwise.
-  if constexpr ((requires { primary.finish(all); }) || (requires { others.finish(all); } || ...)) {
+  using Slots = decltype(all);
+  if constexpr (finishes<Primary, Slots> || (finishes<Others, Slots> || ...)) {
     finish_slot(primary, all);
     (finish_slot(others, all), ...);
   }

@@ -79,7 +79,7 @@ auto to_mpi_large_array(const Slot& array) {
     // A scratch_array, not a std::vector: a path only counts beyond an int take, so the
     // lighter type is what every unit that calls compiles.
     scratch_array<T> copy(array.size());
-    for (std::size_t i = 0; i < array.size(); ++i) copy.data()[i] = array.data()[i];
+    std::copy(array.data(), array.data() + array.size(), copy.data());
     return copy;
   }
 }
