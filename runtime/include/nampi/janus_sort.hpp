@@ -63,17 +63,18 @@ struct layout {
   }
 };
 
-// Waits, inside a range_task, for a nonblocking range call: test() once per turn, so that
-// other tasks of this rank progress meanwhile. `value` gets what wait() would return.
+// A nonblocking range call, tested once: whether it completed, and then `value` holds what
+// wait() would return. A task waits for one with
+//   while (!completed(pending, value)) co_await range_poll{};
+// so that other tasks of this rank progress meanwhile. (A loop in the task, not a coroutine of
+// its own: each coroutine is a frame, a ramp and a state machine more for the compiler.)
 template <typename Result, typename Value>
-range_task completed(Result& pending, Value& value) {
-  for (;;) {
-    if (auto done = pending.test()) {
-      value = std::move(*done);
-      co_return MPI_SUCCESS;
-    }
-    co_await range_poll{};
+bool completed(Result& pending, Value& value) {
+  if (auto done = pending.test()) {
+    value = std::move(*done);
+    return true;
   }
+  return false;
 }
 
 // Two tasks of a janus rank at once: each turn drives both as far as their messages allow.
@@ -110,8 +111,21 @@ class sorter {
     }
     using namespace nampi::params;
     const int last_rank = first_rank + task.size() - 1;  // in all_
-    T pivot{};
-    co_await pick_pivot(task, mine, depth, lo, pivot);
+    // The pivot: every rank's element count and one sample of its elements (weighted_median).
+    const std::vector<std::int64_t> held{static_cast<std::int64_t>(mine.size())};
+    const std::vector<T> sample{
+        mine.empty() ? T{} : mine[sample_index(depth, lo, task.rank(), mine.size())]};
+    std::vector<std::int64_t> weights;
+    std::vector<T> samples;
+    {
+      auto pending = task.iallgather(send_buf(held));
+      while (!completed(pending, weights)) co_await range_poll{};
+    }
+    {
+      auto pending = task.iallgather(send_buf(sample));
+      while (!completed(pending, samples)) co_await range_poll{};
+    }
+    const T pivot = weighted_median(weights, samples);
     // The three classes, in order, each as contiguous elements of `mine`.
     auto less_end =
         std::partition(mine.begin(), mine.end(), [&](const T& x) { return comp_(x, pivot); });
@@ -123,11 +137,11 @@ class sorter {
     {
       auto pending = task.iexscan(send_buf(own), op(std::plus<>{}),
                                   values_on_rank_0(std::vector<std::int64_t>{0, 0, 0}));
-      co_await completed(pending, before);
+      while (!completed(pending, before)) co_await range_poll{};
     }
     {
       auto pending = task.iallreduce(send_buf(own), op(std::plus<>{}));
-      co_await completed(pending, totals);
+      while (!completed(pending, totals)) co_await range_poll{};
     }
     const std::int64_t starts[3] = {lo, lo + totals[0], lo + totals[0] + totals[1]};
 
@@ -214,27 +228,12 @@ class sorter {
     return solve(task, low_rank, lo, hi, std::move(elements), depth + 1, &mine);
   }
 
-  // The median of one sample per rank, each weighted by how many elements its rank holds: an
-  // element at a position that differs by rank and by level, so that a level does not pick what
-  // the one above picked. The weights matter: unweighted, a rank holding the task's last
-  // position holds its largest element, and in a task of two ranks that element was the upper
-  // median every time, so the task shrank by one element per level.
-  range_task pick_pivot(const RangeCommunicator& task, const std::vector<T>& mine, int depth,
-                        std::int64_t lo, T& pivot) {
-    using namespace nampi::params;
-    const std::vector<std::int64_t> held{static_cast<std::int64_t>(mine.size())};
-    const std::vector<T> sample{
-        mine.empty() ? T{} : mine[sample_index(depth, lo, task.rank(), mine.size())]};
-    std::vector<std::int64_t> weights;
-    std::vector<T> samples;
-    {
-      auto pending = task.iallgather(send_buf(held));
-      co_await completed(pending, weights);
-    }
-    {
-      auto pending = task.iallgather(send_buf(sample));
-      co_await completed(pending, samples);
-    }
+  // The median of one sample per rank, each weighted by how many elements its rank holds. A
+  // sample is an element at a position that differs by rank and by level (sample_index), so
+  // that a level does not pick what the one above picked. The weights matter: unweighted, a rank
+  // holding the task's last position holds its largest element, and in a task of two ranks that
+  // element was the upper median every time, so the task shrank by one element per level.
+  T weighted_median(const std::vector<std::int64_t>& weights, const std::vector<T>& samples) const {
     std::vector<std::size_t> real;  // the ranks that hold elements, by their sample
     std::int64_t total = 0;
     for (std::size_t i = 0; i < samples.size(); ++i)
@@ -248,12 +247,9 @@ class sorter {
     std::int64_t below = 0;
     for (std::size_t i : real) {
       below += weights[i];
-      if (2 * below >= total) {
-        pivot = samples[i];
-        break;
-      }
+      if (2 * below >= total) return samples[i];
     }
-    co_return MPI_SUCCESS;
+    return samples[real.back()];  // (not reached: below reaches total)
   }
 
   // Where this rank samples its elements of the task at `lo`: a hash of the task and the rank

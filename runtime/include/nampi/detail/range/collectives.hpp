@@ -358,42 +358,45 @@ struct range_allgatherv {
   }
 };
 
+// A call with one count takes it as an MPI_Count in both of its forms: the int form's count
+// widens, and a unit that compiles both (a call's large-count branch) compiles the algorithm's
+// start (run_or_start) once. Arrays of counts keep their type (the v calls).
 template <>
 struct range_backend<MPI_Barrier> : range_barrier {};
 template <>
 struct range_backend<MPI_Ibarrier> : range_barrier {};
 template <>
-struct range_backend<MPI_Bcast> : range_bcast<int> {};
+struct range_backend<MPI_Bcast> : range_bcast<MPI_Count> {};
 template <>
-struct range_backend<MPI_Ibcast> : range_bcast<int> {};
+struct range_backend<MPI_Ibcast> : range_bcast<MPI_Count> {};
 template <>
-struct range_backend<MPI_Reduce> : range_reduce<int> {};
+struct range_backend<MPI_Reduce> : range_reduce<MPI_Count> {};
 template <>
-struct range_backend<MPI_Ireduce> : range_reduce<int> {};
+struct range_backend<MPI_Ireduce> : range_reduce<MPI_Count> {};
 template <>
-struct range_backend<MPI_Allreduce> : range_allreduce<int> {};
+struct range_backend<MPI_Allreduce> : range_allreduce<MPI_Count> {};
 template <>
-struct range_backend<MPI_Iallreduce> : range_allreduce<int> {};
+struct range_backend<MPI_Iallreduce> : range_allreduce<MPI_Count> {};
 template <>
-struct range_backend<MPI_Scan> : range_scan<int> {};
+struct range_backend<MPI_Scan> : range_scan<MPI_Count> {};
 template <>
-struct range_backend<MPI_Iscan> : range_scan<int> {};
+struct range_backend<MPI_Iscan> : range_scan<MPI_Count> {};
 template <>
-struct range_backend<MPI_Exscan> : range_exscan<int> {};
+struct range_backend<MPI_Exscan> : range_exscan<MPI_Count> {};
 template <>
-struct range_backend<MPI_Iexscan> : range_exscan<int> {};
+struct range_backend<MPI_Iexscan> : range_exscan<MPI_Count> {};
 template <>
-struct range_backend<MPI_Gather> : range_gather<int> {};
+struct range_backend<MPI_Gather> : range_gather<MPI_Count> {};
 template <>
-struct range_backend<MPI_Igather> : range_gather<int> {};
+struct range_backend<MPI_Igather> : range_gather<MPI_Count> {};
 template <>
 struct range_backend<MPI_Gatherv> : range_gatherv<int, int> {};
 template <>
 struct range_backend<MPI_Igatherv> : range_gatherv<int, int> {};
 template <>
-struct range_backend<MPI_Allgather> : range_allgather<int> {};
+struct range_backend<MPI_Allgather> : range_allgather<MPI_Count> {};
 template <>
-struct range_backend<MPI_Iallgather> : range_allgather<int> {};
+struct range_backend<MPI_Iallgather> : range_allgather<MPI_Count> {};
 template <>
 struct range_backend<MPI_Allgatherv> : range_allgatherv<int, int> {};
 template <>
