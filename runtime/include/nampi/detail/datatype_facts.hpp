@@ -15,7 +15,6 @@
 #include <type_traits>
 
 #include "nampi/detail/atomic_cell.hpp"
-#include "nampi/detail/splitmix.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -52,10 +51,11 @@ std::uint64_t handle_key(Handle handle) noexcept {
     return static_cast<std::uint64_t>(static_cast<std::uint32_t>(handle));
 }
 
-// Where a handle's entry starts in the predefined datatypes' table (128 slots).
+// Where a handle's entry starts in the predefined datatypes' table (128 slots): the top 7 bits
+// of the handle times 2^64 / golden ratio (Fibonacci hashing: one multiplication, and handles
+// that differ in any bits, MPICH's numbers or Open MPI's addresses, land apart).
 inline std::size_t slot_of(MPI_Datatype type) noexcept {
-  std::uint64_t state = handle_key(type);
-  return static_cast<std::size_t>(splitmix64(state) >> 57);
+  return static_cast<std::size_t>((handle_key(type) * 0x9e3779b97f4a7c15ULL) >> 57);
 }
 
 // The predefined datatypes' facts: an open-addressing hash table of their handles (a lookup

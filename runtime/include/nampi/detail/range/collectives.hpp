@@ -140,8 +140,9 @@ inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Dataty
                        range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::scan);
-  if (send != MPI_IN_PLACE) msg::copy(send, count, type, recv, count, type, r);
-  msg::scratch theirs(r.size > 1 ? count : 0, type);
+  const datatype_facts facts = count > 0 ? facts_of(type) : datatype_facts{};  // asked once
+  if (send != MPI_IN_PLACE) msg::copy(send, recv, count, type, facts, r);
+  msg::scratch theirs(r.size > 1 ? count : 0, facts);
   const large_count_type t(count, type);
   range_round round(r.parent);
   for (int distance = 1; distance < r.size; distance *= 2) {
@@ -161,8 +162,9 @@ inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Data
                          MPI_Op op, range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::exscan);
-  msg::scratch partial(count, type), theirs(r.size > 1 ? count : 0, type);
-  msg::copy(send == MPI_IN_PLACE ? recv : send, count, type, partial.data(), count, type, r);
+  const datatype_facts facts = count > 0 ? facts_of(type) : datatype_facts{};  // asked once
+  msg::scratch partial(count, facts), theirs(r.size > 1 ? count : 0, facts);
+  msg::copy(send == MPI_IN_PLACE ? recv : send, partial.data(), count, type, facts, r);
   const large_count_type t(count, type);
   bool have = false;  // recv holds a result
   range_round round(r.parent);
@@ -176,7 +178,7 @@ inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Data
     if (have)
       call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), recv, t.count(), t.type(), op);
     else
-      msg::copy(theirs.data(), count, type, recv, count, type, r);
+      msg::copy(theirs.data(), recv, count, type, facts, r);
     have = true;
     call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), partial.data(), t.count(),
              t.type(), op);

@@ -90,17 +90,30 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
   copy_packed(from, count, from_type, to, count_to, to_type, r);
 }
 
+// As copy(), for `count` elements of one `type` whose facts `f` the caller asked already.
+inline void copy(const void* from, void* to, MPI_Count count, MPI_Datatype type,
+                 const datatype_facts& f, const range_handle& r) {
+  if (from == to || count == 0) return;
+  if (f.dense()) {
+    std::memmove(to, from, static_cast<std::size_t>(count * f.size));
+    return;
+  }
+  copy_packed(from, count, type, to, count, type, r);
+}
+
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
 // Up to 64 bytes in place (a few values: no allocation), more on the heap. It stays where it
 // is made (its address is in data()).
 class scratch {
  public:
-  scratch(MPI_Count count, MPI_Datatype type) {
+  scratch(MPI_Count count, MPI_Datatype type)
+      : scratch(count, count == 0 ? datatype_facts{} : facts_of(type)) {}
+  // With the type's facts `f` asked already.
+  scratch(MPI_Count count, const datatype_facts& f) {
     if (count == 0) {  // nothing to hold (a rank that receives nothing): a valid address
       data_ = local_;
       return;
     }
-    const datatype_facts f = facts_of(type);
     const MPI_Count bytes = f.true_extent + (count - 1) * f.extent;
     NAMPI_CHECK(bytes >= 0, "range: a negative buffer size for %lld elements",
                 static_cast<long long>(count));
