@@ -180,9 +180,19 @@ class sorter {
           co_await range_poll{};
           continue;
         }
-        auto piece =
-            task.recv<T>(source(status.MPI_SOURCE), tag(tag_of(depth, me == last_rank, c)));
-        parts[c].insert(parts[c].end(), piece.begin(), piece.end());
+        // The probe told the piece's sender and size: received in place at the end of its
+        // class, as the sends went (MPI on the parent communicator): no second probe, no copy.
+        int count = 0;
+        detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, mpi_datatype<T>(), &count);
+        const std::size_t have = parts[c].size();
+        NAMPI_CHECK(count >= 0 && static_cast<std::int64_t>(have) + count <= expected,
+                    "janus_sort: a message of %d elements of a class, where %lld are missing",
+                    count, static_cast<long long>(expected - static_cast<std::int64_t>(have)));
+        parts[c].resize(have + static_cast<std::size_t>(count));
+        detail::call_mpi("MPI_Recv", MPI_Recv, static_cast<void*>(parts[c].data() + have), count,
+                         mpi_datatype<T>(), all_.parent_rank(first_rank + status.MPI_SOURCE),
+                         tag_of(depth, me == last_rank, c), all_.parent_communicator(),
+                         MPI_STATUS_IGNORE);
       }
       NAMPI_CHECK(static_cast<std::int64_t>(parts[c].size()) == expected,
                   "janus_sort: received %zu elements of a class, expected %lld", parts[c].size(),
