@@ -63,18 +63,10 @@ struct layout {
   }
 };
 
-// A nonblocking range call, tested once: whether it completed, and then `value` holds what
-// wait() would return. A task waits for one with
-//   while (!completed(pending, value)) co_await range_poll{};
-// so that other tasks of this rank progress meanwhile. (A loop in the task, not a coroutine of
-// its own: each coroutine is a frame, a ramp and a state machine more for the compiler.)
-template <typename Result, typename Value>
-bool completed(Result& pending, Value& value) {
-  if (auto done = pending.test()) {
-    value = std::move(*done);
-    return true;
-  }
-  return false;
+// A range algorithm's error code (a range's own collectives report them, not MPI's handler).
+inline void succeeded(const char* call, int code) {
+  if (code != MPI_SUCCESS) [[unlikely]]
+    throw_mpi_error(call, code);
 }
 
 // Two tasks of a janus rank at once: each turn drives both as far as their messages allow.
@@ -101,6 +93,9 @@ class sorter {
   // The task [lo, hi) on `task` (ranks of `all_`, offset first_rank there): `mine` holds this
   // rank's elements of it; `out` gets those of its own positions in [lo, hi), sorted. A coroutine
   // whose every communication is nonblocking, so that a janus rank runs its two tasks at once.
+  // Its collectives are the range's algorithms run as parts of it: each started on tags of its
+  // own, as a range's call starts them (range/collective_start.hpp), and awaited like any part
+  // (no call's result, request and polling between).
   range_task solve(RangeCommunicator task, int first_rank, std::int64_t lo, std::int64_t hi,
                    std::vector<T> mine, int depth, std::vector<T>* out) {
     deepest_ = std::max(deepest_, depth);
@@ -111,19 +106,25 @@ class sorter {
     }
     using namespace nampi::params;
     const int last_rank = first_rank + task.size() - 1;  // in all_
+    const range_handle range = task.call_context("janus_sort").comm;
+    const MPI_Datatype count_type = mpi_datatype<std::int64_t>();
     // The pivot: every rank's element count and one sample of its elements (weighted_median).
-    const std::vector<std::int64_t> held{static_cast<std::int64_t>(mine.size())};
-    const std::vector<T> sample{
-        mine.empty() ? T{} : mine[sample_index(depth, lo, task.rank(), mine.size())]};
-    std::vector<std::int64_t> weights;
-    std::vector<T> samples;
+    const std::int64_t held = static_cast<std::int64_t>(mine.size());
+    const T sample = mine.empty() ? T{} : mine[sample_index(depth, lo, task.rank(), mine.size())];
+    std::vector<std::int64_t> weights(static_cast<std::size_t>(task.size()));
+    std::vector<T> samples(static_cast<std::size_t>(task.size()));
     {
-      auto pending = task.iallgather(send_buf(held));
-      while (!completed(pending, weights)) co_await range_poll{};
+      const started_collective started = start_collective(range, "MPI_Iallgather");
+      succeeded("MPI_Iallgather",
+                co_await rc::allgatherv(&held, 1, count_type, weights.data(), rc::same_count{1},
+                                        rc::block_displ{1}, count_type, started.wire));
     }
     {
-      auto pending = task.iallgather(send_buf(sample));
-      while (!completed(pending, samples)) co_await range_poll{};
+      const started_collective started = start_collective(range, "MPI_Iallgather");
+      succeeded(
+          "MPI_Iallgather",
+          co_await rc::allgatherv(&sample, 1, mpi_datatype<T>(), samples.data(), rc::same_count{1},
+                                  rc::block_displ{1}, mpi_datatype<T>(), started.wire));
     }
     const T pivot = weighted_median(weights, samples);
     // The three classes, in order, each as contiguous elements of `mine`.
@@ -131,17 +132,18 @@ class sorter {
         std::partition(mine.begin(), mine.end(), [&](const T& x) { return comp_(x, pivot); });
     auto equal_end =
         std::partition(less_end, mine.end(), [&](const T& x) { return !comp_(pivot, x); });
-    const std::vector<std::int64_t> own{less_end - mine.begin(), equal_end - less_end,
-                                        mine.end() - equal_end};
-    std::vector<std::int64_t> before, totals;
+    const std::int64_t own[3] = {less_end - mine.begin(), equal_end - less_end,
+                                 mine.end() - equal_end};
+    std::int64_t before[3] = {0, 0, 0}, totals[3] = {0, 0, 0};  // (rank 0's prefix: none)
     {
-      auto pending = task.iexscan(send_buf(own), op(std::plus<>{}),
-                                  values_on_rank_0(std::vector<std::int64_t>{0, 0, 0}));
-      while (!completed(pending, before)) co_await range_poll{};
+      const started_collective started = start_collective(range, "MPI_Iexscan");
+      succeeded("MPI_Iexscan",
+                co_await rc::exscan(own, before, 3, count_type, MPI_SUM, started.wire));
     }
     {
-      auto pending = task.iallreduce(send_buf(own), op(std::plus<>{}));
-      while (!completed(pending, totals)) co_await range_poll{};
+      const started_collective started = start_collective(range, "MPI_Iallreduce");
+      succeeded("MPI_Iallreduce",
+                co_await rc::allreduce(own, totals, 3, count_type, MPI_SUM, started.wire));
     }
     const std::int64_t starts[3] = {lo, lo + totals[0], lo + totals[0] + totals[1]};
 
