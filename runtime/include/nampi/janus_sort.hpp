@@ -6,13 +6,13 @@
 // a range of positions [lo, hi) and the range communicator of the ranks that own them (made in
 // O(1), no MPI call); a rank whose positions a split cuts belongs to both halves: a janus rank.
 // Each task: a pivot (the median of one sample per rank, weighted by its element count, by the
-// range's iallgather), a three-way
-// partition (less, equal, greater; the equal ones are already in place, so each half is smaller
-// and all-equal inputs end at once), positions by the range's exscan and allreduce, and each
-// element sent to the owner of its position. A task of one rank sorts locally. Each task is
-// a coroutine (nampi/detail/range/task.hpp) whose communication is all nonblocking (the range's
-// iallgather, iexscan, iallreduce and probes), so a janus rank runs its two tasks at once,
-// as in RBC: neither half waits for the other's progress at a janus rank.
+// range's allgather), a three-way partition (less, equal, greater; the equal ones are already
+// in place, so each half is smaller and all-equal inputs end at once), positions by the range's
+// exscan and allreduce, and each element sent to the owner of its position. A task of one
+// rank sorts locally. Each task is a coroutine (nampi/detail/range/task.hpp) whose
+// communication is all nonblocking (the range's allgather, exscan and allreduce algorithms run
+// as parts of it, and probes), so a janus rank runs its two tasks at once, as in RBC: neither
+// half waits for the other's progress at a janus rank.
 //
 // Messages: all of them, the tasks' collectives and the element messages, go on nampi's own
 // context of the communicator (nampi/detail/own_context.hpp), so none meets a message of the
