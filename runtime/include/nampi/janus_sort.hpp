@@ -63,12 +63,6 @@ struct layout {
   }
 };
 
-// A range algorithm's error code (a range's own collectives report them, not MPI's handler).
-inline void succeeded(const char* call, int code) {
-  if (code != MPI_SUCCESS) [[unlikely]]
-    throw_mpi_error(call, code);
-}
-
 // Two tasks of a janus rank at once: each turn drives both as far as their messages allow.
 inline range_task both(range_task lower, range_task upper) {
   for (;;) {
@@ -115,13 +109,14 @@ class sorter {
     std::vector<T> samples(static_cast<std::size_t>(task.size()));
     {
       const started_collective started = start_collective(range, "MPI_Iallgather");
-      succeeded("MPI_Iallgather",
-                co_await rc::allgatherv(&held, 1, count_type, weights.data(), rc::same_count{1},
-                                        rc::block_displ{1}, count_type, started.wire));
+      check_range_code(
+          "MPI_Iallgather",
+          co_await rc::allgatherv(&held, 1, count_type, weights.data(), rc::same_count{1},
+                                  rc::block_displ{1}, count_type, started.wire));
     }
     {
       const started_collective started = start_collective(range, "MPI_Iallgather");
-      succeeded(
+      check_range_code(
           "MPI_Iallgather",
           co_await rc::allgatherv(&sample, 1, mpi_datatype<T>(), samples.data(), rc::same_count{1},
                                   rc::block_displ{1}, mpi_datatype<T>(), started.wire));
@@ -137,13 +132,13 @@ class sorter {
     std::int64_t before[3] = {0, 0, 0}, totals[3] = {0, 0, 0};  // (rank 0's prefix: none)
     {
       const started_collective started = start_collective(range, "MPI_Iexscan");
-      succeeded("MPI_Iexscan",
-                co_await rc::exscan(own, before, 3, count_type, MPI_SUM, started.wire));
+      check_range_code("MPI_Iexscan",
+                       co_await rc::exscan(own, before, 3, count_type, MPI_SUM, started.wire));
     }
     {
       const started_collective started = start_collective(range, "MPI_Iallreduce");
-      succeeded("MPI_Iallreduce",
-                co_await rc::allreduce(own, totals, 3, count_type, MPI_SUM, started.wire));
+      check_range_code("MPI_Iallreduce",
+                       co_await rc::allreduce(own, totals, 3, count_type, MPI_SUM, started.wire));
     }
     const std::int64_t starts[3] = {lo, lo + totals[0], lo + totals[0] + totals[1]};
 

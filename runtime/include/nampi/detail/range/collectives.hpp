@@ -140,8 +140,8 @@ inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Dataty
                        range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::scan);
-  const datatype_facts facts = count > 0 ? facts_of(type) : datatype_facts{};  // asked once
-  if (send != MPI_IN_PLACE) msg::copy(send, recv, count, type, facts, r);
+  const datatype_facts facts = msg::facts_for(count, type);  // asked once
+  if (send != MPI_IN_PLACE) msg::copy_of_type(send, recv, count, type, facts, r);
   msg::scratch theirs(r.size > 1 ? count : 0, facts);
   const large_count_type t(count, type);
   range_round round(r.parent);
@@ -162,9 +162,9 @@ inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Data
                          MPI_Op op, range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::exscan);
-  const datatype_facts facts = count > 0 ? facts_of(type) : datatype_facts{};  // asked once
+  const datatype_facts facts = msg::facts_for(count, type);  // asked once
   msg::scratch partial(count, facts), theirs(r.size > 1 ? count : 0, facts);
-  msg::copy(send == MPI_IN_PLACE ? recv : send, partial.data(), count, type, facts, r);
+  msg::copy_of_type(send == MPI_IN_PLACE ? recv : send, partial.data(), count, type, facts, r);
   const large_count_type t(count, type);
   bool have = false;  // recv holds a result
   range_round round(r.parent);
@@ -178,7 +178,7 @@ inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Data
     if (have)
       call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), recv, t.count(), t.type(), op);
     else
-      msg::copy(theirs.data(), recv, count, type, facts, r);
+      msg::copy_of_type(theirs.data(), recv, count, type, facts, r);
     have = true;
     call_mpi("MPI_Reduce_local", MPI_Reduce_local, theirs.data(), partial.data(), t.count(),
              t.type(), op);
@@ -362,7 +362,8 @@ struct range_allgatherv {
 
 // A call with one count takes it as an MPI_Count in both of its forms: the int form's count
 // widens, and a unit that compiles both (a call's large-count branch) compiles the algorithm's
-// start (run_or_start) once. Arrays of counts keep their type (the v calls).
+// start (run_or_start) once. Arrays of counts keep their type (the v calls). (The structs stay
+// templates on Count: a template's run is compiled only in a unit that calls it.)
 template <>
 struct range_backend<MPI_Barrier> : range_barrier {};
 template <>

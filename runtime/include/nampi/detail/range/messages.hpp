@@ -71,6 +71,18 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
            &position, to, out.count(), out.type(), r.parent);
 }
 
+// The copy() below for `count` elements of one `type` whose facts `f` the caller has asked
+// already (no second lookup).
+inline void copy_of_type(const void* from, void* to, MPI_Count count, MPI_Datatype type,
+                         const datatype_facts& f, const range_handle& r) {
+  if (from == to || count == 0) return;
+  if (f.dense()) {
+    std::memmove(to, from, static_cast<std::size_t>(count * f.size));
+    return;
+  }
+  copy_packed(from, count, type, to, count, type, r);
+}
+
 // `count` elements of `from_type` at `from` into `count_to` elements of `to_type` at `to`
 // (the same type signature) at this process, without a message: a message to itself would
 // be matched behind every unexpected message queued from other ranks (a rank that runs ahead
@@ -82,23 +94,15 @@ inline void copy(const void* from, MPI_Count count, MPI_Datatype from_type, void
   if ((from == to && from_type == to_type) || count == 0) return;
   if (from_type == to_type && count == count_to) {
     const datatype_facts* known = predefined_datatype_facts(from_type);
-    if (known != nullptr && known->dense()) {
-      std::memmove(to, from, static_cast<std::size_t>(count * known->size));
-      return;
-    }
+    if (known != nullptr && known->dense())
+      return copy_of_type(from, to, count, from_type, *known, r);
   }
   copy_packed(from, count, from_type, to, count_to, to_type, r);
 }
 
-// As copy(), for `count` elements of one `type` whose facts `f` the caller asked already.
-inline void copy(const void* from, void* to, MPI_Count count, MPI_Datatype type,
-                 const datatype_facts& f, const range_handle& r) {
-  if (from == to || count == 0) return;
-  if (f.dense()) {
-    std::memmove(to, from, static_cast<std::size_t>(count * f.size));
-    return;
-  }
-  copy_packed(from, count, type, to, count, type, r);
+// The facts of `type` for `count` elements of it: none asked where there are none.
+inline datatype_facts facts_for(MPI_Count count, MPI_Datatype type) {
+  return count == 0 ? datatype_facts{} : facts_of(type);
 }
 
 // The memory of `count` elements of `type` (its true extent): a reduction's partial results.
@@ -106,8 +110,7 @@ inline void copy(const void* from, void* to, MPI_Count count, MPI_Datatype type,
 // is made (its address is in data()).
 class scratch {
  public:
-  scratch(MPI_Count count, MPI_Datatype type)
-      : scratch(count, count == 0 ? datatype_facts{} : facts_of(type)) {}
+  scratch(MPI_Count count, MPI_Datatype type) : scratch(count, facts_for(count, type)) {}
   // With the type's facts `f` asked already.
   scratch(MPI_Count count, const datatype_facts& f) {
     if (count == 0) {  // nothing to hold (a rank that receives nothing): a valid address
