@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
+#include <functional>
 #include <nampi/nampi.hpp>
 #include <string>
 #include <vector>

@@ -71,9 +71,9 @@ inline range_task both(range_task lower, range_task upper) {
     if (lower_done && upper_done) break;
     co_await range_poll{};
   }
-  lower.result();  // (throws what either raised)
-  upper.result();
-  co_return MPI_SUCCESS;
+  const int lower_code = lower.result();  // (throws what either raised)
+  const int upper_code = upper.result();
+  co_return lower_code != MPI_SUCCESS ? lower_code : upper_code;
 }
 
 template <typename T, typename Compare>
@@ -210,15 +210,17 @@ class sorter {
     std::vector<T> lower = std::move(parts[0]), upper = std::move(parts[2]);
     range_task lower_task = sub_task(lo, starts[1], lower, depth, me);
     range_task upper_task = sub_task(starts[2], hi, upper, depth, me);
+    int code = MPI_SUCCESS;  // the halves' (their failures throw; a code is passed on)
     if (lower_task.holds() && upper_task.holds())
-      co_await both(std::move(lower_task), std::move(upper_task));
+      code = co_await both(std::move(lower_task), std::move(upper_task));
     else if (lower_task.holds())
-      co_await lower_task;
+      code = co_await lower_task;
     else if (upper_task.holds())
-      co_await upper_task;
+      code = co_await upper_task;
     *out = std::move(lower);
     out->insert(out->end(), parts[1].begin(), parts[1].end());
     out->insert(out->end(), upper.begin(), upper.end());
+    co_return code;  // a range_task has no return_void: flowing off its end is undefined
   }
 
  private:
@@ -302,7 +304,8 @@ int janus_sort(const Comm& comm, std::vector<T>& data, Compare comp = {}) {
   const detail::janus::layout layout{n, all.size()};
   detail::janus::sorter<T, Compare> sorter(all, layout, comp);
   std::vector<T> sorted;
-  sorter.solve(all, 0, 0, n, std::move(data), 0, &sorted).run();
+  detail::check_range_code("janus_sort",
+                           sorter.solve(all, 0, 0, n, std::move(data), 0, &sorted).run());
   data = std::move(sorted);
   return sorter.deepest();
 }

@@ -27,6 +27,14 @@ namespace detail {
 template <typename... T>
 struct type_list {};
 
+// Whether a result holds parameter Id, read from the arguments of its type, not from the
+// class: result_extractors (its base) asks while the result is still incomplete, and clang
+// checks the extractors' constraints when it instantiates that base.
+template <typename Result, auto Id>
+inline constexpr bool holds_parameter = false;
+template <auto Id, typename... Values>
+inline constexpr bool holds_parameter<result<Values...>, Id> = ((Values::id == Id) || ...);
+
 template <typename Result>
 struct result_extractors;  // generated: one extract_<name>() per parameter
 
@@ -61,7 +69,7 @@ class result : public detail::result_extractors<result<Values...>> {
   }
 
   template <auto Id>
-  static constexpr bool contains = ((Values::id == Id) || ...);
+  static constexpr bool contains = detail::holds_parameter<result, Id>;
 
   // Moves out the value of parameter Id (used by the extract_<name>() members);
   // from a view (a persistent call's result), copies it.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "nampi/detail/buffer_checks.hpp"
 #include "nampi/detail/large_count.hpp"
@@ -436,7 +437,7 @@ template <typename Slot>
 void pin_wildcard(Slot& slot, int wildcard, int matched) {
   if constexpr (Slot::computed)
     slot.set(matched);
-  else if (slot.get() == wildcard)
+  else if (std::cmp_equal(slot.get(), wildcard))  // a tag may be given as unsigned
     slot.pin(matched);
 }
 
