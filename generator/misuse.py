@@ -91,11 +91,15 @@ def too_small_buffer(binding: Binding, form: Form) -> dict | None:
     case = _base(binding, form, f"'{p.name}' one element too few")
     args = _required_args(form, test, {p.name})
     small = f"{p.param.factories['out']}<nampi::no_resize>(small)"
+    # A buffer only the root receives into is refused there only, while the other ranks' part
+    # of the call may wait for the root (Open MPI's ireduce on 3 ranks does): on one rank.
+    root_only = any(r for b, _, _, r in typed_buffers(form) if b == p.name)
     case.update(
         {
             "kind": "too_small",
             "misuse": _call(binding, args + [small], test),
             "message": f"'{p.name}' holds",
+            "one_rank": root_only,
         }
     )
     return case

@@ -166,6 +166,7 @@ class sorter {
     const std::int64_t my_lo = std::max(lo, layout_.begin(me));
     const std::int64_t my_hi = std::min(hi, layout_.begin(me + 1));
     std::vector<T> parts[3];
+    range_round piece(all_.parent_communicator());
     for (int c = 0; c < 3; ++c) {
       const std::int64_t class_hi = c < 2 ? starts[c + 1] : hi;
       const std::int64_t expected =
@@ -179,6 +180,8 @@ class sorter {
         }
         // The probe told the piece's sender and size: received in place at the end of its
         // class, as the sends went (MPI on the parent communicator): no second probe, no copy.
+        // Nonblocking, and awaited as a part of the task: while a large piece arrives, a
+        // janus rank's other task goes on (a blocking receive held it up).
         int count = 0;
         detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, mpi_datatype<T>(), &count);
         const std::size_t have = parts[c].size();
@@ -186,10 +189,10 @@ class sorter {
                     "janus_sort: a message of %d elements of a class, where %lld are missing",
                     count, static_cast<long long>(expected - static_cast<std::int64_t>(have)));
         parts[c].resize(have + static_cast<std::size_t>(count));
-        detail::call_mpi("MPI_Recv", MPI_Recv, static_cast<void*>(parts[c].data() + have), count,
-                         mpi_datatype<T>(), all_.parent_rank(first_rank + status.MPI_SOURCE),
-                         tag_of(depth, me == last_rank, c), all_.parent_communicator(),
-                         MPI_STATUS_IGNORE);
+        piece.recv(parts[c].data() + have, count, mpi_datatype<T>(),
+                   all_.parent_rank(first_rank + status.MPI_SOURCE),
+                   tag_of(depth, me == last_rank, c));
+        co_await piece;
       }
       NAMPI_CHECK(static_cast<std::int64_t>(parts[c].size()) == expected,
                   "janus_sort: received %zu elements of a class, expected %lld", parts[c].size(),
