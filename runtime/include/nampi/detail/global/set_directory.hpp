@@ -188,6 +188,7 @@ class set_directory {
     for (int attempt = 0; attempt < 8192; ++attempt) {
       entry.id = ((static_cast<std::uint32_t>(::getuid()) & 0xfffffu) << 12) |
                  static_cast<std::uint32_t>(random() & 0xfffu);
+      if (entry.id == 0) continue;  // 0 is no set (root's ids start there): its entry would stay
       if (!named) entry.name = std::to_string(entry.id);
       const std::string id_file = id_path(entry.id);
       if (exists(id_file)) {
