@@ -17,10 +17,11 @@
 // rank leaves a call's barrier before every rank has finished the call before.) Which tag
 // is next is kept in the communicator's own context (no MPI call), so every view of it
 // agrees; a duplicate starts afresh.
-// Messages are found by matched probes (MPI_Improbe, MPI_Mrecv) where the MPI provides them,
-// otherwise (SimGrid's SMPI links both but does not implement them) by MPI_Iprobe and an
-// MPI_Recv from the probed source: the same message, as only this call receives on its
-// context and tag, and messages from one source do not overtake each other.
+// Messages are found by matched probes (MPI_Improbe, then MPI_Mrecv or MPI_Imrecv) where the MPI
+// provides them, otherwise (SimGrid's SMPI links them but does not implement them) by
+// MPI_Iprobe and an MPI_Recv or MPI_Irecv from the probed source: the same message, as only
+// this call receives on its context and tag, and messages from one source do not overtake
+// each other.
 #pragma once
 
 #include <mpi.h>
@@ -38,6 +39,7 @@
 #include "nampi/detail/coroutine/strand.hpp"
 #include "nampi/detail/narrow.hpp"
 #include "nampi/detail/own_context.hpp"
+#include "nampi/detail/request_list.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/plugins/sparse_alltoall.hpp"
 #include "nampi/plugin.hpp"
@@ -48,8 +50,12 @@ namespace plugins {
 
 namespace detail_sparse {
 
+template <typename T>
+class received_messages;
+
 // A found message, until its one receive.
-#if defined(NAMPI_HAVE_MPI_IMPROBE) && defined(NAMPI_HAVE_MPI_MRECV)
+#if defined(NAMPI_HAVE_MPI_IMPROBE) && defined(NAMPI_HAVE_MPI_MRECV) && \
+    defined(NAMPI_HAVE_MPI_IMRECV)
 class found_message {
  public:
   static constexpr const char* receive_name = "MPI_Mrecv";
@@ -63,6 +69,10 @@ class found_message {
   bool received() const noexcept { return message_ == MPI_MESSAGE_NULL; }
   int receive(void* data, int count, MPI_Datatype type) {
     return MPI_Mrecv(data, count, type, &message_, MPI_STATUS_IGNORE);
+  }
+  static constexpr const char* start_name = "MPI_Imrecv";
+  int start(void* data, int count, MPI_Datatype type, MPI_Request* request) {
+    return MPI_Imrecv(data, count, type, &message_, request);
   }
 
  private:
@@ -85,6 +95,11 @@ class found_message {
   int receive(void* data, int count, MPI_Datatype type) {
     const MPI_Comm comm = std::exchange(comm_, MPI_COMM_NULL);
     return MPI_Recv(data, count, type, source_, tag_, comm, MPI_STATUS_IGNORE);
+  }
+  static constexpr const char* start_name = "MPI_Irecv";
+  int start(void* data, int count, MPI_Datatype type, MPI_Request* request) {
+    const MPI_Comm comm = std::exchange(comm_, MPI_COMM_NULL);
+    return MPI_Irecv(data, count, type, source_, tag_, comm, request);
   }
 
  private:
@@ -181,6 +196,16 @@ class probed_message {
     int n = MPI_UNDEFINED;
     MPI_Get_count(&status_, mpi_datatype<U>(), &n);
     return n;
+  }
+
+  // The returning form's receive (detail_sparse::received_messages): started, not waited for.
+  friend class detail_sparse::received_messages<T>;
+  void start(T* data, std::size_t n, MPI_Request* request) const {
+    detail::check_mpi_code(
+        detail_sparse::found_message::start_name,
+        message_.start(static_cast<void*>(data),
+                       detail::narrow<int>(n, "alltoallv_sparse", "a message's count", "int"),
+                       mpi_datatype<T>(), request));
   }
 
   mutable detail_sparse::found_message message_;
@@ -282,11 +307,62 @@ class dissemination_barrier {
 using termination_barrier =
     std::conditional_t<NAMPI_SPARSE_OWN_BARRIER != 0, dissemination_barrier, mpi_ibarrier>;
 
+// What the exchange does with each message it finds. on_message's form hands it to the
+// callback, which receives it there and then (or leaves it, and it is dropped).
+template <typename T, typename Deliver>
+struct delivered_messages {
+  Deliver& deliver;
+  void take(const found_message& found, const MPI_Status& status) {
+    probed_message<T> message(found, status);  // one the callback leaves is dropped
+    deliver(message);
+  }
+  void finish() {}
+};
+
+// The returning form receives each message into a vector of its own with a nonblocking receive
+// and goes on looking for the next: the messages of several senders travel at once, where one
+// blocking receive after another would wait a message's latency (a large message's transfer)
+// for each in turn. They are waited for when the exchange is over (finish), or when it is
+// left by an exception (MPI may still write the vectors until then: the messages are matched,
+// so their data comes).
+template <typename T>
+class received_messages {
+ public:
+  received_messages() = default;
+  received_messages(const received_messages&) = delete;
+  received_messages& operator=(const received_messages&) = delete;
+  ~received_messages() {
+    if (!requests_.empty())
+      MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  }
+
+  void take(const found_message& found, const MPI_Status& status) {
+    const probed_message<T> message(found, status);  // dropped if counting or sizing throws
+    const std::size_t n = message.count();
+    std::vector<T>& data = received_.emplace_back(message.source(), std::vector<T>(n)).second;
+    // A moved vector keeps its elements where they are: received_ may grow meanwhile.
+    message.start(data.data(), n, requests_.push());
+  }
+  void finish() {
+    if (requests_.empty()) return;
+    detail::call_mpi("MPI_Waitall", MPI_Waitall, static_cast<int>(requests_.size()),
+                     requests_.data(), MPI_STATUSES_IGNORE);
+    requests_.clear();
+  }
+  // (source, data) in the order they arrived.
+  std::vector<std::pair<int, std::vector<T>>> release() { return std::move(received_); }
+
+ private:
+  std::vector<std::pair<int, std::vector<T>>> received_;
+  detail::request_list requests_;  // four senders' in place: most calls allocate none for them
+};
+
 // The NBX exchange: sends every non-empty message of `messages` ((destination, range of T)
-// pairs), hands each message that arrives to `deliver`, returns when all are exchanged.
-template <typename T, typename Messages, typename Deliver>
+// pairs), hands each message that arrives to `receiver` (take), returns when all are
+// exchanged and received (finish).
+template <typename T, typename Messages, typename Receiver>
 void exchange(detail::own_context* context, int rank, int size, const Messages& messages,
-              Deliver&& deliver) {
+              Receiver& receiver) {
   const MPI_Comm comm = detail::own_comm(context, "alltoallv_sparse");
   // Every destination is checked before the call takes its tag or sends anything: a call
   // that throws here leaves the alternation of the tags as it was.
@@ -302,7 +378,8 @@ void exchange(detail::own_context* context, int rank, int size, const Messages& 
   struct pending_sends {
     std::vector<MPI_Request> requests;
     ~pending_sends() {
-      MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+      if (!requests.empty())
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     }
   } pending;
   std::vector<MPI_Request>& sends = pending.requests;
@@ -324,16 +401,19 @@ void exchange(detail::own_context* context, int rank, int size, const Messages& 
     detail_sparse::found_message found;
     MPI_Status status;
     if (found.probe(comm, tag, status)) {
-      probed_message<T> message(found, status);  // one the callback leaves is dropped
-      deliver(message);
+      receiver.take(found, status);
       continue;  // more may be waiting
     }
     if (!barrier) {
       int done = 0;
       detail::call_mpi("MPI_Testall", MPI_Testall, static_cast<int>(sends.size()), sends.data(),
                        &done, MPI_STATUSES_IGNORE);
-      if (done != 0) barrier.emplace(comm, rank, size, barrier_tag);
+      if (done != 0) {
+        sends.clear();  // completed: nothing left to wait for
+        barrier.emplace(comm, rank, size, barrier_tag);
+      }
     } else if (barrier->test()) {
+      receiver.finish();
       return;
     }
     if (++idle % 64 == 0) sched_yield();
@@ -368,13 +448,14 @@ class sparse_alltoall_members {
       using T = std::remove_cv_t<detail::element_t<Message>>;
       if constexpr (plugin::given<sparse_alltoall_params::on_message, Args...>) {
         auto& deliver = plugin::value<sparse_alltoall_params::on_message>(args...);
-        detail_sparse::exchange<T>(comm.own_context(), comm.rank(), comm.size(), messages, deliver);
+        detail_sparse::delivered_messages<T, std::remove_reference_t<decltype(deliver)>> to{
+            deliver};
+        detail_sparse::exchange<T>(comm.own_context(), comm.rank(), comm.size(), messages, to);
       } else {
-        std::vector<std::pair<int, std::vector<T>>> received;
-        detail_sparse::exchange<T>(
-            comm.own_context(), comm.rank(), comm.size(), messages,
-            [&](probed_message<T>& m) { received.emplace_back(m.source(), m.recv()); });
-        return received;
+        detail_sparse::received_messages<T> received;
+        detail_sparse::exchange<T>(comm.own_context(), comm.rank(), comm.size(), messages,
+                                   received);
+        return received.release();
       }
     } else {
       return detail::failed_call{};
