@@ -165,39 +165,42 @@ class sorter {
     const int me = first_rank + task.rank();  // my rank in all_
     const std::int64_t my_lo = std::max(lo, layout_.begin(me));
     const std::int64_t my_hi = std::min(hi, layout_.begin(me + 1));
+    // Each class's part, sized for what comes (the counts said how much); the pieces are
+    // received in place, one after another in the order they are found.
     std::vector<T> parts[3];
-    range_round piece(all_.parent_communicator());
+    std::int64_t found[3] = {0, 0, 0};  // elements of each class whose receive is posted
     for (int c = 0; c < 3; ++c) {
       const std::int64_t class_hi = c < 2 ? starts[c + 1] : hi;
-      const std::int64_t expected =
-          std::max<std::int64_t>(0, std::min(my_hi, class_hi) - std::max(my_lo, starts[c]));
-      while (static_cast<std::int64_t>(parts[c].size()) < expected) {
+      parts[c].resize(static_cast<std::size_t>(
+          std::max<std::int64_t>(0, std::min(my_hi, class_hi) - std::max(my_lo, starts[c]))));
+    }
+    range_round pieces(all_.parent_communicator());
+    for (int c = 0; c < 3; ++c) {
+      const auto expected = static_cast<std::int64_t>(parts[c].size());
+      while (found[c] < expected) {
         MPI_Status status;
         if (!task.iprobe(source(MPI_ANY_SOURCE), tag(tag_of(depth, me == last_rank, c)),
                          status_out(status))) {
           co_await range_poll{};
           continue;
         }
-        // The probe told the piece's sender and size: received in place at the end of its
-        // class, as the sends went (MPI on the parent communicator): no second probe, no copy.
-        // Nonblocking, and awaited as a part of the task: while a large piece arrives, a
-        // janus rank's other task goes on (a blocking receive held it up).
+        // The probe told the piece's sender and size: received in place after the pieces
+        // found before it, as the sends went (MPI on the parent communicator): no second
+        // probe, no copy. Nonblocking, and not waited for before the next piece is looked
+        // for: the pieces of several senders travel at once (one at a time, each would wait
+        // out its own latency), and while they arrive a janus rank's other task goes on.
         int count = 0;
         detail::call_mpi("MPI_Get_count", MPI_Get_count, &status, mpi_datatype<T>(), &count);
-        const std::size_t have = parts[c].size();
-        NAMPI_CHECK(count >= 0 && static_cast<std::int64_t>(have) + count <= expected,
+        NAMPI_CHECK(count >= 0 && found[c] + count <= expected,
                     "janus_sort: a message of %d elements of a class, where %lld are missing",
-                    count, static_cast<long long>(expected - static_cast<std::int64_t>(have)));
-        parts[c].resize(have + static_cast<std::size_t>(count));
-        piece.recv(parts[c].data() + have, count, mpi_datatype<T>(),
-                   all_.parent_rank(first_rank + status.MPI_SOURCE),
-                   tag_of(depth, me == last_rank, c));
-        co_await piece;
+                    count, static_cast<long long>(expected - found[c]));
+        pieces.recv(parts[c].data() + found[c], count, mpi_datatype<T>(),
+                    all_.parent_rank(first_rank + status.MPI_SOURCE),
+                    tag_of(depth, me == last_rank, c));
+        found[c] += count;
       }
-      NAMPI_CHECK(static_cast<std::int64_t>(parts[c].size()) == expected,
-                  "janus_sort: received %zu elements of a class, expected %lld", parts[c].size(),
-                  static_cast<long long>(expected));
     }
+    co_await pieces;
     // The sends, completed without blocking: a receiver may be a janus rank that is busy in
     // its other task, which waits for this rank's other task in turn.
     for (;;) {
