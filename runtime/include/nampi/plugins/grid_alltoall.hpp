@@ -95,6 +95,7 @@ struct hop {
 // collective over its rows and columns: one thread at a time, as MPI requires.)
 struct workspace {
   hop row, column;
+  std::vector<int> send_displs;  // send_buf's offsets, where the caller gave none
   std::vector<int> from_each;
   std::vector<std::size_t> at1, displs_out;
 };
@@ -328,7 +329,6 @@ class grid_communicator {
                 "%s: send_counts holds %zu counts, the communicator has %d ranks",
                 detail::grid::call_name, detail::size_of(counts), p);
     const int* count = detail::data_of(counts);
-    std::vector<int> prefix;
     const int* displs = nullptr;
     if constexpr (plugin::given<param_id::send_displs, Args...>) {
       auto& given = plugin::value<param_id::send_displs>(args...);
@@ -337,6 +337,7 @@ class grid_communicator {
                   detail::grid::call_name, detail::size_of(given), p);
       displs = detail::data_of(given);
     } else {
+      std::vector<int>& prefix = work_.send_displs;  // reused: no allocation per call
       prefix.resize(static_cast<std::size_t>(p));
       long long at = 0;
       for (int d = 0; d < p; ++d) {
