@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <nampi_pmpi_counter.h>
 
+#include <algorithm>
 #include <nampi/nampi.hpp>
 #include <vector>
 
@@ -241,6 +242,63 @@ TEST_CASE("range: a large broadcast (children one after another) reaches every r
     auto pending = r.ibcast(send_recv_buf(data), root(0));  // nonblocking: the same algorithm
     pending.wait();
     CHECK(data.back() == 4999.5);
+  }
+}
+
+TEST_CASE("range: allgather doubles for small blocks and passes large ones round a ring") {
+  nampi::Communicator world;
+  for (const nampi_test::range_shape& s : nampi_test::range_shapes(world.size())) {
+    CAPTURE(s.name);
+    auto r = world.range(first(s.first), last(s.last), stride(s.stride));
+    if (!r.contains_me()) continue;
+    const int p = r.size(), me = r.rank();
+    int doubling_rounds = 0;
+    for (int d = 1; d < p; d *= 2) ++doubling_rounds;
+    auto value = [](int rank, std::size_t i) {
+      return rank * 1000003 + static_cast<int>(i % 1000);
+    };
+    // n elements from each rank (allgather), and me + n from rank me (allgatherv).
+    for (const std::size_t n : {std::size_t{3}, std::size_t{70000}}) {
+      CAPTURE(n);
+      // 70,000 ints from each of two or more ranks: 560,000 bytes or more, past the 512 KiB
+      // from which it takes the ring (p - 1 rounds) instead of doubling (ceil(log2 p)).
+      const bool ring = n * sizeof(int) * static_cast<std::size_t>(p) >= 512 * 1024;
+      std::vector<int> mine(n);
+      for (std::size_t i = 0; i < n; ++i) mine[i] = value(me, i);
+      r.barrier();
+      nampi_pmpi_reset();
+      const auto all = r.allgather(send_buf(mine));
+      const auto calls = nampi_pmpi::snapshot();
+      REQUIRE(all.size() == n * static_cast<std::size_t>(p));
+      bool right = true;
+      for (int k = 0; k < p; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+          right = right && all[static_cast<std::size_t>(k) * n + i] == value(k, i);
+      CHECK(right);
+      const int rounds = ring ? p - 1 : doubling_rounds;
+      CHECK(calls.count("MPI_Waitall") == (rounds > 0 ? 1 : 0));
+      if (rounds > 0) CHECK(calls.at("MPI_Waitall") == static_cast<std::size_t>(rounds));
+      // The ring sends one block per round; doubling sends the blocks it holds that lie one
+      // after another in recv as one message: two where they wrap from rank p - 1 to rank 0.
+      int sends = 0;
+      if (ring)
+        sends = p - 1;
+      else
+        for (int d = 1; d < p; d *= 2) sends += me + std::min(d, p - d) > p ? 2 : 1;
+      CHECK(calls.count("MPI_Isend") == (sends > 0 ? 1 : 0));
+      if (sends > 0) CHECK(calls.at("MPI_Isend") == static_cast<std::size_t>(sends));
+      // Varying blocks, received in place at their offsets.
+      std::vector<int> varying(n + static_cast<std::size_t>(me));
+      for (std::size_t i = 0; i < varying.size(); ++i) varying[i] = value(me, i);
+      const auto allv = r.allgatherv(send_buf(varying));
+      std::size_t at = 0;
+      bool right_v = true;
+      for (int k = 0; k < p; ++k)
+        for (std::size_t i = 0; i < n + static_cast<std::size_t>(k); ++i)
+          right_v = right_v && at < allv.size() && allv[at++] == value(k, i);
+      CHECK(right_v);
+      CHECK(at == allv.size());
+    }
   }
 }
 

@@ -9,7 +9,8 @@
 //                       to the root; allreduce: reduce to 0, then bcast
 //   scan, exscan:       recursive doubling (ceil(log2 p) exchanges), lower ranks on the left
 //   gather(v):          each rank's block straight to the root, received in rank order
-//   allgather(v):       a ring: p-1 exchanges with the neighbours, each block received in place
+//   allgather(v):       doubling (ceil(log2 p) rounds) below 512 KiB in all, else a ring
+//                       (p-1 exchanges with the neighbours); each block received in place
 #pragma once
 
 #include <mpi.h>
@@ -213,10 +214,12 @@ range_task gatherv(const void* send, MPI_Count send_count, MPI_Datatype send_typ
 }
 
 // Ring: in step s, rank i passes on the block of rank i-s to rank i+1 and receives the block
-// of rank i-s-1 from rank i-1, each straight into its place in recv.
+// of rank i-s-1 from rank i-1, each straight into its place in recv. p - 1 steps: for large
+// blocks, where each step's time is the block's transfer, not its latency.
 template <typename CountOf, typename DisplOf>
-range_task allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
-                      CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r) {
+range_task allgatherv_ring(const void* send, MPI_Count send_count, MPI_Datatype send_type,
+                           void* recv, CountOf counts, DisplOf displs, MPI_Datatype recv_type,
+                           range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::allgather);
   const MPI_Aint extent = msg::extent_of(recv_type);
@@ -234,6 +237,74 @@ range_task allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_
     co_await round;
   }
   co_return MPI_SUCCESS;
+}
+
+// Doubling (Bruck's order, each block straight into its place): before the round of distance
+// d a rank holds the blocks of ranks rank .. rank + d - 1 (mod p); it sends the first
+// m = min(d, p - d) of them to rank - d and receives as many, those of rank + d on, from
+// rank + d. ceil(log2 p) rounds for the same p - 1 blocks each way as the ring: for small
+// blocks, where a step's time is its latency. Blocks that lie one after another in recv go
+// as one message (all of them, but for the wrap from rank p - 1 to 0, where the blocks are in
+// rank order); sender and receiver cut the same run of blocks the same way, since every rank
+// knows every block's count and offset. Messages between two ranks in a round are matched in
+// the order sent (one source, one tag).
+template <typename CountOf, typename DisplOf>
+range_task allgatherv_doubling(const void* send, MPI_Count send_count, MPI_Datatype send_type,
+                               void* recv, CountOf counts, DisplOf displs, MPI_Datatype recv_type,
+                               range_handle r) {
+  const int rank = r.rank;
+  const int p = r.size;
+  const int tag = r.collective_tag(range_tags::allgather);
+  const MPI_Aint extent = msg::extent_of(recv_type);
+  auto block = [&](int i) { return advanced(recv, static_cast<MPI_Aint>(displs(i)) * extent); };
+  if (send != MPI_IN_PLACE)
+    msg::copy(send, send_count, send_type, block(rank), counts(rank), recv_type, r);
+  // The blocks first, first + 1, ... (m of them, mod p), one message per stretch of blocks
+  // that follow each other in recv: at (first block, elements).
+  auto for_each_stretch = [&](int first, int m, auto&& message) {
+    int start = first;
+    MPI_Count elements = counts(first);
+    for (int j = 1; j < m; ++j) {
+      const int previous = (first + j - 1) % p, next = (first + j) % p;
+      if (next != 0 && static_cast<MPI_Count>(displs(next)) ==
+                           static_cast<MPI_Count>(displs(previous)) + counts(previous)) {
+        elements += counts(next);
+      } else {
+        message(start, elements);
+        start = next;
+        elements = counts(next);
+      }
+    }
+    message(start, elements);
+  };
+  range_round round(r.parent);
+  for (int d = 1; d < p; d *= 2) {
+    const int m = d < p - d ? d : p - d;
+    const int to = r.parent_of((rank - d + p) % p);
+    const int from = r.parent_of((rank + d) % p);
+    for_each_stretch(rank, m,
+                     [&](int b, MPI_Count n) { round.send(block(b), n, recv_type, to, tag); });
+    for_each_stretch((rank + d) % p, m,
+                     [&](int b, MPI_Count n) { round.recv(block(b), n, recv_type, from, tag); });
+    co_await round;
+  }
+  co_return MPI_SUCCESS;
+}
+
+// Below this many bytes in all, an allgather doubles (latency-bound); from it on, a ring
+// (bandwidth-bound): MPICH's own switch point between the two.
+inline constexpr MPI_Count allgather_ring_bytes = 512 * 1024;
+
+// Rank i's block everywhere: `counts(i)` elements at `displs(i)` elements into recv. The
+// counts are the same at every rank (MPI requires it), so every rank picks the same algorithm.
+template <typename CountOf, typename DisplOf>
+range_task allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
+                      CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r) {
+  MPI_Count elements = 0;
+  for (int i = 0; i < r.size && elements < allgather_ring_bytes; ++i) elements += counts(i);
+  if (elements < allgather_ring_bytes && elements * facts_of(recv_type).size < allgather_ring_bytes)
+    return allgatherv_doubling(send, send_count, send_type, recv, counts, displs, recv_type, r);
+  return allgatherv_ring(send, send_count, send_type, recv, counts, displs, recv_type, r);
 }
 
 // Fixed-size blocks: block i at i * count.
