@@ -298,6 +298,25 @@ TEST_CASE("range: allgather doubles for small blocks and passes large ones round
           right_v = right_v && at < allv.size() && allv[at++] == value(k, i);
       CHECK(right_v);
       CHECK(at == allv.size());
+      // Offsets of each rank's own (MPI lets them differ between ranks): rank me leaves me
+      // unused elements before each block.
+      std::vector<int> counts(static_cast<std::size_t>(p)), displs(static_cast<std::size_t>(p));
+      int next_at = 0;
+      for (int k = 0; k < p; ++k) {
+        counts[static_cast<std::size_t>(k)] = static_cast<int>(n) + k;
+        displs[static_cast<std::size_t>(k)] = next_at + me;
+        next_at += me + static_cast<int>(n) + k;
+      }
+      std::vector<int> spaced(static_cast<std::size_t>(next_at), -7);
+      r.allgatherv(send_buf(varying), recv_counts(counts), recv_displs(displs), recv_buf(spaced));
+      bool right_spaced = true;
+      for (int k = 0; k < p; ++k)
+        for (int i = 0; i < counts[static_cast<std::size_t>(k)]; ++i)
+          right_spaced =
+              right_spaced &&
+              spaced[static_cast<std::size_t>(displs[static_cast<std::size_t>(k)] + i)] ==
+                  value(k, static_cast<std::size_t>(i));
+      CHECK(right_spaced);
     }
   }
 }

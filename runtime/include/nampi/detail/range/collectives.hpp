@@ -243,11 +243,12 @@ range_task allgatherv_ring(const void* send, MPI_Count send_count, MPI_Datatype 
 // d a rank holds the blocks of ranks rank .. rank + d - 1 (mod p); it sends the first
 // m = min(d, p - d) of them to rank - d and receives as many, those of rank + d on, from
 // rank + d. ceil(log2 p) rounds for the same p - 1 blocks each way as the ring: for small
-// blocks, where a step's time is its latency. Blocks that lie one after another in recv go
-// as one message (all of them, but for the wrap from rank p - 1 to 0, where the blocks are in
-// rank order); sender and receiver cut the same run of blocks the same way, since every rank
-// knows every block's count and offset. Messages between two ranks in a round are matched in
-// the order sent (one source, one tag).
+// blocks, where a step's time is its latency. Where the offsets are the same at every rank
+// (allgather's blocks in rank order: block_displ), blocks that lie one after another go as
+// one message (all of a round's, but for the wrap from rank p - 1 to 0), and sender and
+// receiver cut a run of blocks the same way. An allgatherv's offsets are each rank's own (MPI
+// lets them differ), so there every block is a message of its own. Messages between two ranks
+// in a round are matched in the order sent (one source, one tag).
 template <typename CountOf, typename DisplOf>
 range_task allgatherv_doubling(const void* send, MPI_Count send_count, MPI_Datatype send_type,
                                void* recv, CountOf counts, DisplOf displs, MPI_Datatype recv_type,
@@ -261,13 +262,15 @@ range_task allgatherv_doubling(const void* send, MPI_Count send_count, MPI_Datat
     msg::copy(send, send_count, send_type, block(rank), counts(rank), recv_type, r);
   // The blocks first, first + 1, ... (m of them, mod p), one message per stretch of blocks
   // that follow each other in recv: at (first block, elements).
+  constexpr bool joinable = requires { DisplOf::same_at_every_rank; };
   auto for_each_stretch = [&](int first, int m, auto&& message) {
     int start = first;
     MPI_Count elements = counts(first);
     for (int j = 1; j < m; ++j) {
       const int previous = (first + j - 1) % p, next = (first + j) % p;
-      if (next != 0 && static_cast<MPI_Count>(displs(next)) ==
-                           static_cast<MPI_Count>(displs(previous)) + counts(previous)) {
+      if (joinable && next != 0 &&
+          static_cast<MPI_Count>(displs(next)) ==
+              static_cast<MPI_Count>(displs(previous)) + counts(previous)) {
         elements += counts(next);
       } else {
         message(start, elements);
@@ -313,6 +316,7 @@ struct same_count {
   MPI_Count operator()(int) const { return count; }
 };
 struct block_displ {
+  static constexpr bool same_at_every_rank = true;  // allgather's doubling may join blocks
   MPI_Count count;
   MPI_Count operator()(int i) const { return i * count; }
 };
