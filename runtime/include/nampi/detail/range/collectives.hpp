@@ -299,13 +299,16 @@ range_task allgatherv_doubling(const void* send, MPI_Count send_count, MPI_Datat
 inline constexpr MPI_Count allgather_ring_bytes = 512 * 1024;
 
 // Rank i's block everywhere: `counts(i)` elements at `displs(i)` elements into recv. The
-// counts are the same at every rank (MPI requires it), so every rank picks the same algorithm.
+// bytes of each block are the same at every rank (MPI requires matching type signatures,
+// though each rank may count in a receive type of its own), so every rank picks the same
+// algorithm.
 template <typename CountOf, typename DisplOf>
 range_task allgatherv(const void* send, MPI_Count send_count, MPI_Datatype send_type, void* recv,
                       CountOf counts, DisplOf displs, MPI_Datatype recv_type, range_handle r) {
-  MPI_Count elements = 0;
-  for (int i = 0; i < r.size && elements < allgather_ring_bytes; ++i) elements += counts(i);
-  if (elements < allgather_ring_bytes && elements * facts_of(recv_type).size < allgather_ring_bytes)
+  const MPI_Count size = facts_of(recv_type).size;
+  MPI_Count bytes = 0;
+  for (int i = 0; i < r.size && bytes < allgather_ring_bytes; ++i) bytes += counts(i) * size;
+  if (bytes < allgather_ring_bytes)
     return allgatherv_doubling(send, send_count, send_type, recv, counts, displs, recv_type, r);
   return allgatherv_ring(send, send_count, send_type, recv, counts, displs, recv_type, r);
 }
