@@ -3,9 +3,11 @@
 // forwards); grid.alltoallv against both the core comm.alltoallv and the data each rank must
 // receive, with irregular counts (zeros, different per pair) for int, double and a struct, on
 // the default grid and on every other grid that fits p (incomplete last rows included even at
-// p <= 4); recv_counts_out, a caller's recv_buf, send_displs with gaps; several calls on one
-// grid, each exactly two MPI_Alltoall and two MPI_Alltoallv (the core's direct call: one of
-// each), on the row and column communicators, which are smaller than the whole for p >= 4.
+// p <= 4); recv_counts_out, a caller's recv_buf, send_displs with gaps, on the default grid
+// (below 16 ranks: one exchange on the whole communicator) and on the same shape given (two
+// hops); several calls on one grid, each exactly two MPI_Alltoall and two MPI_Alltoallv with two
+// hops (on the row and column communicators, which are smaller than the whole for p >= 4), one
+// of each without.
 // Up to p = 4 every grid's rows hold consecutive ranks; from p = 5 on a rank left over joins
 // row 0, so that data arrives out of rank order and must be put back in it: 1..8 ranks.
 // ctest-labels: ranks8
@@ -183,10 +185,11 @@ TEST_CASE("grid alltoallv: every grid that fits p (incomplete rows and columns)"
   CHECK_THROWS_AS(nampi::plugins::grid_communicator(comm, comm.size() + 1), nampi::usage_error);
 }
 
-TEST_CASE("grid alltoallv: recv_counts_out, a caller's recv_buf, send_displs with gaps") {
-  comm_type comm;
+namespace {
+
+// Each parameter's use on one grid, against the data each rank must receive.
+void check_parameters(const comm_type& comm, const nampi::plugins::grid_communicator& grid) {
   const int me = comm.rank(), p = comm.size();
-  const auto grid = comm.make_grid_communicator();
   const std::vector<int> v = send_data<int>(me, p, 1);
   const std::vector<int> c = send_counts_of(me, p, 1);
   std::vector<int> want_counts(static_cast<std::size_t>(p));
@@ -242,23 +245,68 @@ TEST_CASE("grid alltoallv: recv_counts_out, a caller's recv_buf, send_displs wit
   }
 }
 
+}  // namespace
+
+TEST_CASE("grid alltoallv: recv_counts_out, a caller's recv_buf, send_displs with gaps") {
+  comm_type comm;
+  SUBCASE("the default grid") {
+    const auto grid = comm.make_grid_communicator();
+    CHECK(grid.two_hops() == (comm.size() >= 16));
+    check_parameters(comm, grid);
+  }
+  SUBCASE("the default shape given: two hops") {
+    const nampi::plugins::grid_communicator grid(comm, layout::of(comm.size()).columns);
+    CHECK(grid.two_hops());
+    check_parameters(comm, grid);
+  }
+}
+
+TEST_CASE("grid alltoallv: a recv_buf too small on one rank only refuses there, and hangs none") {
+  comm_type comm;
+  const int me = comm.rank(), p = comm.size();
+  for (int columns : {0, layout::of(p).columns}) {
+    CAPTURE(columns);
+    const auto grid = columns == 0 ? comm.make_grid_communicator()
+                                   : nampi::plugins::grid_communicator(comm, columns);
+    const std::vector<int> v = send_data<int>(me, p, 2);
+    const std::vector<int> c = send_counts_of(me, p, 2);
+    const std::vector<int> want = expected<int>(me, p, 2);
+    std::vector<int> out(me == 0 ? want.size() - 1 : want.size());
+    if (me == 0)
+      CHECK_THROWS_AS(grid.alltoallv(send_buf(v), send_counts(c), recv_buf(std::span<int>(out))),
+                      nampi::usage_error);
+    else
+      grid.alltoallv(send_buf(v), send_counts(c), recv_buf(std::span<int>(out)));
+    if (me != 0) CHECK(out == want);
+    // The grid is still in step: the next call gives every rank its data.
+    CHECK(grid.alltoallv(send_buf(v), send_counts(c)) == want);
+  }
+}
+
 TEST_CASE("grid alltoallv: several calls on one grid, two hops of two collectives each") {
   comm_type comm;
   const int me = comm.rank(), p = comm.size();
-  const auto grid = comm.make_grid_communicator();
   const layout g = layout::of(p);
-  for (int seed = 0; seed < 4; ++seed) {
-    CAPTURE(seed);
-    const std::vector<double> v = send_data<double>(me, p, seed);
-    const std::vector<int> c = send_counts_of(me, p, seed);
-    nampi_pmpi_reset();
-    const std::vector<double> got = grid.alltoallv(send_buf(v), send_counts(c));
-    const auto calls = nampi_pmpi::snapshot();
-    CHECK(got == expected<double>(me, p, seed));
-    CHECK(calls.at("MPI_Alltoall") == 2);
-    CHECK(calls.at("MPI_Alltoallv") == 2);
-    CHECK(calls.size() == 2);
+  const nampi::plugins::grid_communicator direct_or_not = comm.make_grid_communicator();
+  const nampi::plugins::grid_communicator grid(comm, g.columns);
+  for (const auto* on : {&grid, &direct_or_not}) {
+    const int per_call = on->two_hops() ? 2 : 1;
+    for (int seed = 0; seed < 4; ++seed) {
+      CAPTURE(seed);
+      CAPTURE(per_call);
+      const std::vector<double> v = send_data<double>(me, p, seed);
+      const std::vector<int> c = send_counts_of(me, p, seed);
+      nampi_pmpi_reset();
+      const std::vector<double> got = on->alltoallv(send_buf(v), send_counts(c));
+      const auto calls = nampi_pmpi::snapshot();
+      CHECK(got == expected<double>(me, p, seed));
+      CHECK(calls.at("MPI_Alltoall") == per_call);
+      CHECK(calls.at("MPI_Alltoallv") == per_call);
+      CHECK(calls.size() == 2);
+    }
   }
+  CHECK(grid.two_hops());
+  CHECK(direct_or_not.two_hops() == (p >= 16));
   // The rows and columns are the only partners: for p >= 4 both are smaller than p.
   if (p >= 4) {
     CHECK(grid.row_communicator().size() < p);
@@ -268,5 +316,6 @@ TEST_CASE("grid alltoallv: several calls on one grid, two hops of two collective
   // Zero everywhere: nothing to send, an empty result.
   const std::vector<int> none;
   const std::vector<int> zeros(static_cast<std::size_t>(p), 0);
-  CHECK(grid.alltoallv(send_buf(none), send_counts(zeros)).empty());
+  for (const auto* on : {&grid, &direct_or_not})
+    CHECK(on->alltoallv(send_buf(none), send_counts(zeros)).empty());
 }

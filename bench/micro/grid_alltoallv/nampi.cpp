@@ -1,5 +1,7 @@
-// The same exchange in two hops over a grid of the ranks (made once, outside the timing):
-// about 2 sqrt(p) partners per rank instead of p.
+// The same exchange over a grid of the ranks (made once, outside the timing): in two hops,
+// about 2 sqrt(p) partners per rank instead of p. columns=0 (the default): the default grid,
+// which exchanges directly below 16 ranks; columns=c: a grid of c columns, always two hops;
+// two_hops=1: the default grid's shape given, so two hops at any p (bench/scale's few ranks).
 #include <nampi/nampi.hpp>
 #include <nampi/plugins/grid_alltoall.hpp>
 
@@ -16,7 +18,11 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(args.get_int("reps", 5));
   const auto data = micro::make_send(comm.rank(), comm.size(), n);
   const auto counts = micro::make_counts(comm.rank(), comm.size(), n);
-  const auto grid = comm.make_grid_communicator();
+  int columns = static_cast<int>(args.get_int("columns", 0));
+  if (args.get_int("two_hops", 0) != 0)
+    while ((columns + 1) * (columns + 1) <= comm.size()) ++columns;  // floor(sqrt(p))
+  const auto grid = columns == 0 ? comm.make_grid_communicator()
+                                 : nampi::plugins::grid_communicator(comm, columns);
   std::vector<int> received;
 
   double seconds = bench::measure(reps, [&] {

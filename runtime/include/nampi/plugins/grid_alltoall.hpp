@@ -11,6 +11,11 @@
 // MPI_Alltoall of counts (the headers: what goes to, or came from, whom) and one
 // MPI_Alltoallv of the elements, on the grid's row and column communicators.
 //
+// Below 16 ranks two hops do not pay: two message latencies one after the other cost more than
+// the few messages they save. There the default grid exchanges directly, one MPI_Alltoall of
+// counts and one MPI_Alltoallv on the whole communicator (two_hops_from, below). A grid whose
+// number of columns the caller gives always takes two hops.
+//
 // Any p: ranks 0 .. rows*columns-1 fill the grid row by row (columns = floor(sqrt p),
 // rows = p / columns); the e < columns ranks left over join row k and column k (the k-th of
 // them) as the last member of each. Since rows >= columns > e, those exist; every row keeps a
@@ -21,7 +26,10 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
+#include <exception>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -39,6 +47,13 @@ namespace nampi {
 namespace detail::grid {
 
 inline constexpr const char* call_name = "alltoallv (grid communicator)";
+
+// The default grid takes two hops from this many ranks on, and exchanges directly below.
+// Measured in SMPI (bench/results/scale/scale.md, 1-3 ints per pair): the direct exchange was
+// faster up to 12 ranks, the grid from 16 on, on the 1 µs and the 50 µs platform alike (1 µs,
+// against SMPI's linear MPI_Alltoallv, what MPICH and Open MPI run for small messages: 4 ranks
+// 12.2 against 24.3 µs, 12 ranks 18.7 against 30.7, 16 ranks 30.8 against 24.7).
+inline constexpr int two_hops_from = 16;
 
 // Where each rank sits in the grid (see above), and who sits where.
 struct layout {
@@ -95,8 +110,9 @@ struct hop {
 // collective over its rows and columns: one thread at a time, as MPI requires.)
 struct workspace {
   hop row, column;
-  std::vector<int> send_displs;  // send_buf's offsets, where the caller gave none
-  std::vector<int> from_each;
+  // p of each, sized once by the grid communicator: send_buf's offsets where the caller gave
+  // none, the count from each rank, and (on the direct exchange) where each rank's block goes.
+  std::vector<int> send_displs, from_each, recv_displs;
   std::vector<std::size_t> at1, displs_out;
 };
 
@@ -249,6 +265,44 @@ void exchange(const layout& g, MPI_Comm row, int row_n, MPI_Comm column, int col
     }
 }
 
+// The exchange in one hop, where the grid does not pay: the counts by MPI_Alltoall into
+// ws.from_each, the elements by MPI_Alltoallv straight to make_room(total). If make_room refuses
+// (a caller's recv_buf too small), the elements still arrive, in the workspace, and the refusal
+// is thrown after the exchange: every rank takes part in both collectives, so none is left
+// waiting in one.
+// (Inlined: at a few ranks its calls' cost is of the order of a plain exchange's own.)
+template <typename T, typename MakeRoom>
+[[gnu::always_inline]] inline void direct_exchange(MPI_Comm comm, int p, const T* send,
+                                                   const int* counts, const int* displs,
+                                                   workspace& ws, MakeRoom&& make_room) {
+  int* const from_each = ws.from_each.data();  // p of them, as recv_displs
+  int* const recv_displs = ws.recv_displs.data();
+  call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(counts), 1, MPI_INT,
+           static_cast<void*>(from_each), 1, MPI_INT, comm);
+  // Offsets of the blocks received, one after another (the senders checked their counts).
+  long long at = 0;
+  for (int s = 0; s < p; ++s) {
+    recv_displs[s] = static_cast<int>(at);
+    at += from_each[s];
+  }
+  if (at - from_each[p - 1] > INT_MAX) [[unlikely]]  // a communicator has p >= 1 ranks
+    as_count(at - from_each[p - 1], "an offset received");
+  const std::size_t total = static_cast<std::size_t>(at);
+  T* out = nullptr;
+  std::exception_ptr refused;
+  std::optional<element_space<T>> scratch;
+  try {
+    out = make_room(total);
+  } catch (const usage_error&) {
+    refused = std::current_exception();
+    out = scratch.emplace(ws.row.data, total).data();
+  }
+  const MPI_Datatype type = mpi_datatype<T>();
+  call_mpi("MPI_Alltoallv", MPI_Alltoallv, static_cast<const void*>(send), counts, displs, type,
+           static_cast<void*>(out), from_each, recv_displs, type, comm);
+  if (refused) std::rethrow_exception(refused);
+}
+
 }  // namespace detail::grid
 
 namespace plugins {
@@ -257,15 +311,21 @@ namespace plugins {
 // make_grid_communicator, which every rank calls) and routes alltoallv over them.
 class grid_communicator {
  public:
+  // The square-root grid; below two_hops_from ranks its calls exchange directly.
   explicit grid_communicator(const Communicator& comm)
-      : grid_communicator(comm, detail::grid::layout::of(comm.size())) {}
+      : grid_communicator(comm, detail::grid::layout::of(comm.size()),
+                          comm.size() >= detail::grid::two_hops_from) {}
   // With that many columns (tests, tuning): 1 <= columns <= p and p mod columns <= p / columns.
+  // Always two hops.
   grid_communicator(const Communicator& comm, int columns)
-      : grid_communicator(comm, detail::grid::layout::of(comm.size(), columns)) {}
+      : grid_communicator(comm, detail::grid::layout::of(comm.size(), columns), true) {}
 
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return layout_.size; }
   int columns() const noexcept { return layout_.columns; }
+  // Whether alltoallv takes two hops over the rows and columns (else one exchange on a
+  // duplicate of the whole communicator).
+  bool two_hops() const noexcept { return two_hops_; }
   // The members of this rank's row, of its column (ordered by place).
   const Communicator& row_communicator() const noexcept { return row_; }
   const Communicator& column_communicator() const noexcept { return column_; }
@@ -293,11 +353,16 @@ class grid_communicator {
   }
 
  private:
-  grid_communicator(const Communicator& comm, detail::grid::layout layout)
-      : layout_(layout), rank_(comm.rank()) {
+  grid_communicator(const Communicator& comm, detail::grid::layout layout, bool two_hops)
+      : layout_(layout), rank_(comm.rank()), two_hops_(two_hops) {
     using namespace nampi::params;
     row_ = comm.split(color(layout_.row_of(rank_)), key(layout_.row_position(rank_)));
     column_ = comm.split(color(layout_.column_of(rank_)), key(layout_.column_position(rank_)));
+    if (!two_hops_) whole_ = comm.dup();
+    const auto p = static_cast<std::size_t>(layout_.size);
+    work_.send_displs.resize(p);
+    work_.from_each.resize(p);
+    work_.recv_displs.resize(p);
   }
 
   template <typename... Args, typename... Refs>
@@ -330,42 +395,63 @@ class grid_communicator {
                 detail::grid::call_name, detail::size_of(counts), p);
     const int* count = detail::data_of(counts);
     const int* displs = nullptr;
+    const std::size_t n = detail::size_of(send);
     if constexpr (plugin::given<param_id::send_displs, Args...>) {
       auto& given = plugin::value<param_id::send_displs>(args...);
       NAMPI_CHECK(detail::size_of(given) >= static_cast<std::size_t>(p),
                   "%s: send_displs holds %zu offsets, the communicator has %d ranks",
                   detail::grid::call_name, detail::size_of(given), p);
       displs = detail::data_of(given);
+      // Each block inside send_buf: in every build with two hops, where nampi copies the
+      // elements; on the direct exchange MPI reads them, and the caller's counts and offsets are
+      // checked as the core alltoallv's are (not with NDEBUG).
+      if (two_hops_ || detail::check_given_sizes)
+        for (int d = 0; d < p; ++d)
+          NAMPI_CHECK(
+              count[d] >= 0 && displs[d] >= 0 &&
+                  static_cast<std::size_t>(displs[d]) + static_cast<std::size_t>(count[d]) <= n,
+              "%s: the block for rank %d (offset %d, %d elements) is not inside send_buf "
+              "(%zu elements)",
+              detail::grid::call_name, d, displs[d], count[d], n);
     } else {
-      std::vector<int>& prefix = work_.send_displs;  // reused: no allocation per call
-      prefix.resize(static_cast<std::size_t>(p));
+      // The offsets computed here put the blocks one after another from 0: they lie inside
+      // send_buf when no count is negative and the counts add up to at most its size (checked
+      // in every build; the offsets only grow, so the last one fits an int if any does).
+      int* const prefix = work_.send_displs.data();  // p of them, reused
       long long at = 0;
+      int sign = 0;  // negative once a count is
       for (int d = 0; d < p; ++d) {
-        prefix[d] = detail::grid::as_count(at, "an offset in send_buf");
+        prefix[d] = static_cast<int>(at);
+        sign |= count[d];
         at += count[d];
       }
-      displs = prefix.data();
+      const long long last = at - count[p - 1];  // a communicator has p >= 1 ranks
+      if (sign < 0 || static_cast<unsigned long long>(at) > n || last > INT_MAX) [[unlikely]] {
+        NAMPI_CHECK(sign >= 0, "%s: a count in send_counts is negative", detail::grid::call_name);
+        NAMPI_CHECK(static_cast<unsigned long long>(at) <= n,
+                    "%s: send_counts add up to %lld elements, send_buf holds %zu",
+                    detail::grid::call_name, at, n);
+        detail::grid::as_count(last, "an offset in send_buf");
+      }
+      displs = prefix;
     }
-    // The elements are copied here, not by MPI: a block past the buffer's end is an error.
-    const std::size_t n = detail::size_of(send);
-    for (int d = 0; d < p; ++d)
-      NAMPI_CHECK(count[d] >= 0 && displs[d] >= 0 &&
-                      static_cast<std::size_t>(displs[d]) + static_cast<std::size_t>(count[d]) <= n,
-                  "%s: the block for rank %d (offset %d, %d elements) is not inside send_buf (%zu "
-                  "elements)",
-                  detail::grid::call_name, d, displs[d], count[d], n);
 
     auto out_buf = detail::resolve<param_id::recv_buf, std::vector<T>, no_resize, true>(args...);
     auto out_counts =
         detail::resolve<param_id::recv_counts, std::vector<int>, no_resize, false>(args...);
     // The received elements go straight into the returned vector or the caller's recv_buf
     // (sized for them: checked in every build, the size comes from the headers).
-    detail::grid::exchange<T>(
-        layout_, row_.mpi_handle(), row_.size(), column_.mpi_handle(), column_.size(),
-        detail::data_of(send), count, displs, work_, [&](std::size_t total) -> T* {
-          out_buf.resize_for(total, detail::grid::call_name, detail::size_check<true>{});
-          return out_buf.data();
-        });
+    const auto make_room = [&](std::size_t total) -> T* {
+      out_buf.resize_for(total, detail::grid::call_name, detail::size_check<true>{});
+      return out_buf.data();
+    };
+    if (two_hops_)
+      detail::grid::exchange<T>(layout_, row_.mpi_handle(), row_.size(), column_.mpi_handle(),
+                                column_.size(), detail::data_of(send), count, displs, work_,
+                                make_room);
+    else
+      detail::grid::direct_exchange<T>(whole_.mpi_handle(), p, detail::data_of(send), count, displs,
+                                       work_, make_room);
     if constexpr (detail::has_param<param_id::recv_counts, Args...>) {
       out_counts.resize_for(work_.from_each.size(), detail::grid::call_name,
                             detail::size_check<true>{});
@@ -376,8 +462,10 @@ class grid_communicator {
 
   detail::grid::layout layout_;
   int rank_;
+  bool two_hops_;
   OwnedCommunicator row_;
   OwnedCommunicator column_;
+  OwnedCommunicator whole_;  // the direct exchange's (MPI_COMM_NULL with two hops)
   mutable detail::grid::workspace work_;
 };
 
@@ -387,7 +475,8 @@ template <typename Comm>
 class grid_alltoall_members {
  public:
   /// The grid of this communicator's ranks (collective: every rank calls it). Make it once and
-  /// keep it: it creates two communicators (MPI_Comm_split twice).
+  /// keep it: it creates two communicators (MPI_Comm_split twice), and below 16 ranks, where
+  /// its calls exchange directly, a third (MPI_Comm_dup).
   grid_communicator make_grid_communicator() const {
     return grid_communicator(static_cast<const Communicator&>(static_cast<const Comm&>(*this)));
   }
