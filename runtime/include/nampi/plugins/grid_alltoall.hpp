@@ -404,7 +404,7 @@ class grid_communicator {
       displs = detail::data_of(given);
       // Each block inside send_buf: in every build with two hops, where nampi copies the
       // elements; on the direct exchange MPI reads them, and the caller's counts and offsets are
-      // checked as the core alltoallv's are (not with NDEBUG).
+      // checked as the core alltoallv's are (unless NAMPI_TRUST_GIVEN_SIZES).
       if (two_hops_ || detail::check_given_sizes)
         for (int d = 0; d < p; ++d)
           NAMPI_CHECK(
