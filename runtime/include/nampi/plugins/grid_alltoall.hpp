@@ -144,12 +144,18 @@ class element_space {
 // Prefix sums of the n counts, into displs (as MPI_Alltoallv's displacements).
 inline void prefix_sums(const std::vector<int>& counts, std::vector<int>& displs,
                         const char* what) {
-  displs.resize(counts.size());
+  const std::size_t n = counts.size();
+  displs.resize(n);
+  const int* const c = counts.data();
+  int* const out = displs.data();
   long long at = 0;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    displs[i] = as_count(at, what);
-    at += counts[i];
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = static_cast<int>(at);
+    at += c[i];
   }
+  // No count is negative, so the offsets only grow: the last fits an int if any does.
+  if (n > 0 && at - c[n - 1] > INT_MAX) [[unlikely]]
+    as_count(at - c[n - 1], what);
 }
 
 // A hop's headers (filled in h.header and h.send) to the `members` of `comm` by MPI_Alltoall;
@@ -160,9 +166,10 @@ inline std::size_t trade_headers(hop& h, int members, int width, MPI_Comm comm,
   call_mpi("MPI_Alltoall", MPI_Alltoall, static_cast<const void*>(h.header.data()), width, MPI_INT,
            static_cast<void*>(h.got.data()), width, MPI_INT, comm);
   h.recv.resize(static_cast<std::size_t>(members));
+  const int* const got = h.got.data();
+  int* const recv = h.recv.data();
   for (int a = 0; a < members; ++a)
-    h.recv[static_cast<std::size_t>(a)] =
-        as_count(sum(h.got.data() + static_cast<std::size_t>(a) * width, width), from_each_member);
+    recv[a] = as_count(sum(got + static_cast<std::size_t>(a) * width, width), from_each_member);
   prefix_sums(h.send, h.send_displs, "an offset sent in a hop");
   prefix_sums(h.recv, h.recv_displs, "an offset received in a hop");
   return members == 0 ? 0 : static_cast<std::size_t>(h.recv_displs.back()) + h.recv.back();
@@ -181,42 +188,51 @@ void trade_elements(const hop& h, const T* packed, T* data, MPI_Comm comm) {
 // the counts of each source into ws.from_each (p of them) and the elements received (from each
 // source in rank order) to make_room(total), which returns where they go.
 template <typename T, typename MakeRoom>
-void exchange(const layout& g, MPI_Comm row, int row_n, MPI_Comm column, int column_n,
-              const T* send, const int* counts, const int* displs, workspace& ws,
-              MakeRoom&& make_room) {
+void exchange(const layout g, MPI_Comm row, int row_n, MPI_Comm column, int column_n, const T* send,
+              const int* counts, const int* displs, workspace& ws, MakeRoom&& make_room) {
   // Headers: fixed width (the longest column, the longest row), so that one MPI_Alltoall
   // carries them; unused entries stay 0.
   const int width1 = g.rows + 1, width2 = g.columns + 1;
 
   // Hop 1, in my row: to the member in column q, the counts for each rank of column q (in
   // column order) and then their elements in that order. The extra member gets nothing.
+  // (The arrays are walked through pointers kept here: a store through one of them could
+  // otherwise be another's size or data, to be read again after it.)
   hop& h1 = ws.row;
   h1.header.assign(static_cast<std::size_t>(row_n) * width1, 0);
   h1.send.assign(static_cast<std::size_t>(row_n), 0);
-  const element_space<T> packed1(h1.packed, static_cast<std::size_t>(sum(counts, g.size)));
+  int* const header1 = h1.header.data();
+  int* const send1 = h1.send.data();
+  const element_space<T> packed1_space(h1.packed, static_cast<std::size_t>(sum(counts, g.size)));
+  T* const packed1 = packed1_space.data();
   std::size_t packed = 0;
   for (int q = 0; q < g.columns; ++q) {
     long long for_q = 0;
-    for (int b = 0; b < g.column_size(q); ++b) {
+    const int members = g.column_size(q);
+    for (int b = 0; b < members; ++b) {
       const int d = g.in_column(q, b);
-      h1.header[static_cast<std::size_t>(q) * width1 + b] = counts[d];
+      header1[static_cast<std::size_t>(q) * width1 + b] = counts[d];
       for_q += counts[d];
-      std::copy_n(send + displs[d], counts[d], packed1.data() + packed);
+      std::copy_n(send + displs[d], counts[d], packed1 + packed);
       packed += static_cast<std::size_t>(counts[d]);
     }
-    h1.send[q] = as_count(for_q, "the elements sent to a row member");
+    send1[q] = as_count(for_q, "the elements sent to a row member");
   }
   const std::size_t total1 =
       trade_headers(h1, row_n, width1, row, "the elements received from a row member");
-  const element_space<T> data1(h1.data, total1);
-  trade_elements(h1, packed1.data(), data1.data(), row);
+  const element_space<T> data1_space(h1.data, total1);
+  T* const data1 = data1_space.data();
+  trade_elements(h1, packed1, data1, row);
+  const int* const got1 = h1.got.data();
 
   // Where the block from row member a to column member b starts in data1.
-  ws.at1.resize(static_cast<std::size_t>(row_n) * width1);
+  const std::size_t blocks1 = static_cast<std::size_t>(row_n) * width1;
+  ws.at1.resize(blocks1);
+  std::size_t* const at1 = ws.at1.data();
   std::size_t offset = 0;
-  for (std::size_t k = 0; k < ws.at1.size(); ++k) {
-    ws.at1[k] = offset;
-    offset += static_cast<std::size_t>(h1.got[k]);
+  for (std::size_t k = 0; k < blocks1; ++k) {
+    at1[k] = offset;
+    offset += static_cast<std::size_t>(got1[k]);
   }
 
   // Hop 2, in my column: to the member at place b, the counts from each member of my row (in
@@ -224,45 +240,57 @@ void exchange(const layout& g, MPI_Comm row, int row_n, MPI_Comm column, int col
   hop& h2 = ws.column;
   h2.header.assign(static_cast<std::size_t>(column_n) * width2, 0);
   h2.send.assign(static_cast<std::size_t>(column_n), 0);
-  const element_space<T> packed2(h2.packed, total1);
+  int* const header2 = h2.header.data();
+  int* const send2 = h2.send.data();
+  const element_space<T> packed2_space(h2.packed, total1);
+  T* const packed2 = packed2_space.data();
   packed = 0;
   for (int b = 0; b < column_n; ++b) {
     long long for_b = 0;
     for (int a = 0; a < row_n; ++a) {
       const std::size_t k = static_cast<std::size_t>(a) * width1 + b;
-      const int n = h1.got[k];
-      h2.header[static_cast<std::size_t>(b) * width2 + a] = n;
+      const int n = got1[k];
+      header2[static_cast<std::size_t>(b) * width2 + a] = n;
       for_b += n;
-      std::copy_n(data1.data() + ws.at1[k], n, packed2.data() + packed);
+      std::copy_n(data1 + at1[k], n, packed2 + packed);
       packed += static_cast<std::size_t>(n);
     }
-    h2.send[b] = as_count(for_b, "the elements forwarded to a column member");
+    send2[b] = as_count(for_b, "the elements forwarded to a column member");
   }
   const std::size_t total2 =
       trade_headers(h2, column_n, width2, column, "the elements received from a column member");
-  const element_space<T> data2(h2.data, total2);
-  trade_elements(h2, packed2.data(), data2.data(), column);
+  const element_space<T> data2_space(h2.data, total2);
+  T* const data2 = data2_space.data();
+  trade_elements(h2, packed2, data2, column);
+  const int* const got2 = h2.got.data();
 
   // The column member at place b < rows forwarded the data of row b (the extra member at
   // place `rows` forwards nothing: its header is all 0 and names no rank).
+  const int forwarders = std::min(column_n, g.rows);
   ws.from_each.assign(static_cast<std::size_t>(g.size), 0);
-  for (int b = 0; b < std::min(column_n, g.rows); ++b)
-    for (int a = 0; a < g.row_size(b); ++a)
-      ws.from_each[g.in_row(b, a)] = h2.got[static_cast<std::size_t>(b) * width2 + a];
+  int* const from_each = ws.from_each.data();
+  for (int b = 0; b < forwarders; ++b) {
+    const int members = g.row_size(b);
+    for (int a = 0; a < members; ++a)
+      from_each[g.in_row(b, a)] = got2[static_cast<std::size_t>(b) * width2 + a];
+  }
   ws.displs_out.assign(static_cast<std::size_t>(g.size) + 1, 0);
-  for (int s = 0; s < g.size; ++s) ws.displs_out[s + 1] = ws.displs_out[s] + ws.from_each[s];
-  NAMPI_CHECK(ws.displs_out.back() == total2,
+  std::size_t* const displs_out = ws.displs_out.data();
+  for (int s = 0; s < g.size; ++s) displs_out[s + 1] = displs_out[s] + from_each[s];
+  NAMPI_CHECK(displs_out[g.size] == total2,
               "%s: internal: %zu elements arrived, the headers announced %zu", call_name, total2,
-              ws.displs_out.back());
+              displs_out[g.size]);
   // Reordered from (row, place in row) to rank order.
   T* out = make_room(total2);
   std::size_t from = 0;
-  for (int b = 0; b < std::min(column_n, g.rows); ++b)
-    for (int a = 0; a < g.row_size(b); ++a) {
+  for (int b = 0; b < forwarders; ++b) {
+    const int members = g.row_size(b);
+    for (int a = 0; a < members; ++a) {
       const int s = g.in_row(b, a);
-      std::copy_n(data2.data() + from, ws.from_each[s], out + ws.displs_out[s]);
-      from += static_cast<std::size_t>(ws.from_each[s]);
+      std::copy_n(data2 + from, from_each[s], out + displs_out[s]);
+      from += static_cast<std::size_t>(from_each[s]);
     }
+  }
 }
 
 // The exchange in one hop, where the grid does not pay: the counts by MPI_Alltoall into
