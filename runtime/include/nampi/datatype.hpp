@@ -15,6 +15,7 @@
 #include "nampi/detail/mpi/handles.hpp"
 #include "nampi/detail/narrow.hpp"
 #include "nampi/detail/std_parts.hpp"
+#include "nampi/detail/trivial_vector.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi {
@@ -122,9 +123,8 @@ class datatype {
     const int n = count_of("structure", "blocklengths", blocklengths.size());
     same_length("structure", "displacements", displacements.size(), blocklengths.size());
     same_length("structure", "types", types.size(), blocklengths.size());
-    std::vector<MPI_Datatype> handles;
-    handles.reserve(types.size());
-    for (const type_ref& t : types) handles.push_back(t.get());
+    detail::trivial_vector<MPI_Datatype> handles(types.size(), MPI_DATATYPE_NULL);
+    for (std::size_t i = 0; i < types.size(); ++i) handles[i] = types[i].get();
     return built("MPI_Type_create_struct", MPI_Type_create_struct, n, blocklengths.data(),
                  displacements.data(), handles.data());
   }

@@ -7,11 +7,10 @@
 
 #include <mpi.h>
 
-#include <vector>
-
 #include "nampi/detail/atomic_cell.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/detail/std_parts.hpp"
+#include "nampi/detail/trivial_vector.hpp"
 
 namespace nampi::detail {
 
@@ -51,8 +50,8 @@ class HandleRegistry {
  private:
   free_function free_;
   std::mutex mutex_;
-  std::vector<Handle> handles_;
-  std::vector<atomic_cell<Handle>*> caches_;
+  trivial_vector<Handle> handles_;
+  trivial_vector<atomic_cell<Handle>*> caches_;
 };
 
 inline HandleRegistry<MPI_Datatype>& type_registry() {

@@ -27,12 +27,12 @@
 #include <mpi.h>
 
 #include <string>
-#include <vector>
 
 #include "nampi/detail/emulation_slot.hpp"
 #include "nampi/detail/infer.hpp"
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/owned.hpp"
+#include "nampi/detail/trivial_vector.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -82,11 +82,11 @@ class peer_blocks {
   const void* buffer_;
   MPI_Aint base_ = 0;
   bool have_base_ = false;
-  std::vector<int> counts_;
-  std::vector<int> int_displs_;
-  std::vector<MPI_Aint> aint_displs_;
-  std::vector<MPI_Datatype> types_;
-  std::vector<MPI_Datatype> owned_;
+  trivial_vector<int> counts_;
+  trivial_vector<int> int_displs_;
+  trivial_vector<MPI_Aint> aint_displs_;
+  trivial_vector<MPI_Datatype> types_;
+  trivial_vector<MPI_Datatype> owned_;
 };
 
 inline MPI_Aint extent_of(MPI_Datatype type) {

@@ -26,11 +26,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <utility>
-#include <vector>
 
 #include "nampi/detail/atomic_cell.hpp"
 #include "nampi/detail/splitmix.hpp"
 #include "nampi/detail/std_parts.hpp"  // std::min, std::max, std::lower_bound without <algorithm>
+#include "nampi/detail/trivial_vector.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -118,7 +118,7 @@ class own_context {
       in_flight_.pop_back();
       return;
     }
-    std::erase_if(in_flight_, [id](const in_flight_entry& e) { return e.id == id; });
+    in_flight_.erase_if([id](const in_flight_entry& e) { return e.id == id; });
   }
 
   // Which of its two tags the next call of an algorithm that alternates them uses (sparse
@@ -157,11 +157,13 @@ class own_context {
     return find_sequence(range);
   }
   [[gnu::noinline]] sequence& find_sequence(const range_identity& range) {
-    auto at = std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0, 0});
+    const sequence* at =
+        std::lower_bound(sequences_.begin(), sequences_.end(), sequence{range, 0, 0});
+    const auto index = static_cast<std::size_t>(at - sequences_.begin());
     if (at == sequences_.end() || at->range != range)
-      at = sequences_.insert(at, sequence{range, 0, range_hash(range)});
-    last_sequence_ = static_cast<std::size_t>(at - sequences_.begin());
-    return *at;
+      sequences_.insert(index, sequence{range, 0, range_hash(range)});
+    last_sequence_ = index;
+    return sequences_[index];
   }
 
   // Whether the ranges a and b (both holding the parent rank `me`) hold another process in
@@ -177,10 +179,10 @@ class own_context {
   }
 
   MPI_Comm comm_;
-  atomic_cell<bool> lock_;           // threads of MPI_THREAD_MULTIPLE may run collectives at once
-  std::vector<sequence> sequences_;  // sorted by range
-  std::size_t last_sequence_ = 0;    // the entry found last
-  std::vector<in_flight_entry> in_flight_;
+  atomic_cell<bool> lock_;  // threads of MPI_THREAD_MULTIPLE may run collectives at once
+  trivial_vector<sequence> sequences_;  // sorted by range
+  std::size_t last_sequence_ = 0;       // the entry found last
+  trivial_vector<in_flight_entry> in_flight_;
   std::uint64_t last_id_ = 0;
   atomic_cell<long> tasks_{0};
   atomic_cell<unsigned> alternations_{0};

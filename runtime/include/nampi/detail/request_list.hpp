@@ -4,7 +4,8 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <vector>
+
+#include "nampi/detail/trivial_vector.hpp"
 
 namespace nampi::detail {
 
@@ -39,12 +40,13 @@ class request_list {
   [[gnu::noinline]] MPI_Request* push_more() {
     if (more_.empty()) more_.assign(local_, local_ + size_);
     ++size_;
-    return &more_.emplace_back(MPI_REQUEST_NULL);
+    more_.push_back(MPI_REQUEST_NULL);
+    return &more_.back();
   }
 
   static constexpr std::size_t in_place = 4;
   MPI_Request local_[in_place];
-  std::vector<MPI_Request> more_;  // all of them, once there were more than in_place
+  trivial_vector<MPI_Request> more_;  // all of them, once there were more than in_place
   std::size_t size_ = 0;
 };
 

@@ -20,8 +20,8 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <vector>
 
+#include "nampi/detail/trivial_vector.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail::coro {
@@ -41,7 +41,7 @@ class collective_claims {
     MPI_Comm comm;
     const strand* by;
   };
-  std::vector<claim> claims_;
+  trivial_vector<claim> claims_;
 };
 
 class strand {

@@ -8,12 +8,12 @@
 #include <climits>
 #include <cstddef>
 #include <cstring>
-#include <vector>
 
 #include "nampi/detail/datatype_facts.hpp"
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/range/handle.hpp"
 #include "nampi/detail/range/tags.hpp"
+#include "nampi/detail/scratch_array.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail::range_messages {
@@ -61,7 +61,7 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
   const large_count_type out(count_to, to_type);
   int bytes = 0;
   call_mpi("MPI_Pack_size", MPI_Pack_size, in.count(), in.type(), r.parent, &bytes);
-  std::vector<std::byte> packed(static_cast<std::size_t>(bytes));
+  scratch_array<std::byte> packed(static_cast<std::size_t>(bytes));
   int position = 0;
   call_mpi("MPI_Pack", MPI_Pack, from, in.count(), in.type(), packed.data(), bytes, &position,
            r.parent);
@@ -122,7 +122,7 @@ class scratch {
                 static_cast<long long>(count));
     std::byte* base = local_;
     if (static_cast<std::size_t>(bytes) + 1 > sizeof(local_)) {
-      bytes_.resize(static_cast<std::size_t>(bytes) + 1);
+      bytes_ = scratch_array<std::byte>(static_cast<std::size_t>(bytes) + 1);
       base = bytes_.data();
     }
     data_ = base - f.true_lb;  // MPI addresses the first element at its true lower bound
@@ -133,7 +133,7 @@ class scratch {
 
  private:
   alignas(std::max_align_t) std::byte local_[64];
-  std::vector<std::byte> bytes_;  // (not <memory>: it would add a fifth to nampi.hpp's compile)
+  scratch_array<std::byte> bytes_;
   std::byte* data_ = nullptr;
 };
 

@@ -11,11 +11,11 @@
 #include <cstdio>
 #include <exception>
 #include <utility>
-#include <vector>
 
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/recycled_blocks.hpp"
 #include "nampi/detail/request_list.hpp"
+#include "nampi/detail/scratch_array.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -58,9 +58,9 @@ class range_round {
     if (status_ == MPI_STATUS_IGNORE) {
       if (!complete_all(block, MPI_STATUSES_IGNORE)) return false;
     } else {
-      std::vector<MPI_Status> statuses(requests_.size());
+      scratch_array<MPI_Status> statuses(requests_.size());
       if (!complete_all(block, statuses.data())) return false;
-      *status_ = statuses[status_index_];
+      *status_ = statuses.data()[status_index_];
     }
     requests_.clear();
     status_ = MPI_STATUS_IGNORE;
