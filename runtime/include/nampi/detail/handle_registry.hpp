@@ -24,7 +24,7 @@ class HandleRegistry {
 
   void add(Handle handle) {
     free_at_finalize();
-    std::lock_guard lock(mutex_);
+    const spin_guard held(lock_);
     handles_.push_back(handle);
   }
   // A handle nampi caches for reuse: free_all() frees it and resets the cache
@@ -32,11 +32,11 @@ class HandleRegistry {
   // creates it again.
   void add_cached(atomic_cell<Handle>* cache) {
     free_at_finalize();
-    std::lock_guard lock(mutex_);
+    const spin_guard held(lock_);
     caches_.push_back(cache);
   }
   void free_all() {
-    std::lock_guard lock(mutex_);
+    const spin_guard held(lock_);
     for (Handle& handle : handles_) free_(&handle);
     handles_.clear();
     for (atomic_cell<Handle>* cache : caches_) {
@@ -49,7 +49,7 @@ class HandleRegistry {
 
  private:
   free_function free_;
-  std::mutex mutex_;
+  atomic_cell<bool> lock_;  // threads of MPI_THREAD_MULTIPLE may register at once
   trivial_vector<Handle> handles_;
   trivial_vector<atomic_cell<Handle>*> caches_;
 };

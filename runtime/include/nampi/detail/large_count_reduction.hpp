@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "nampi/detail/atomic_cell.hpp"
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
@@ -98,11 +99,11 @@ class basic_large_reduction {
   // progress threads. A few at a time (one per large reduction in flight): a
   // vector searched in order.
   static void add(MPI_Datatype type, const Entry& entry) {
-    std::lock_guard lock(mutex());
+    const spin_guard held(lock());
     entries().push_back({type, entry});
   }
   static void remove(MPI_Datatype type) {
-    std::lock_guard lock(mutex());
+    const spin_guard held(lock());
     auto& all = entries();
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (all[i].first == type) {
@@ -113,7 +114,7 @@ class basic_large_reduction {
     }
   }
   static bool find(MPI_Datatype type, Entry& entry) {
-    std::lock_guard lock(mutex());
+    const spin_guard held(lock());
     for (const auto& [t, e] : entries()) {
       if (t == type) {
         entry = e;
@@ -122,9 +123,9 @@ class basic_large_reduction {
     }
     return false;
   }
-  static std::mutex& mutex() {
-    static std::mutex m;
-    return m;
+  static atomic_cell<bool>& lock() {
+    static atomic_cell<bool> held;
+    return held;
   }
   static std::vector<std::pair<MPI_Datatype, Entry>>& entries() {
     static std::vector<std::pair<MPI_Datatype, Entry>> e;

@@ -48,8 +48,8 @@ inline MPI_Op cached_user_op(atomic_cell<MPI_Op>& cache, MPI_User_function* func
                              bool commute) {
   const MPI_Op known = cache.load();
   if (known != MPI_OP_NULL) return known;
-  static std::mutex creating;
-  std::lock_guard lock(creating);
+  static atomic_cell<bool> creating;
+  const spin_guard held(creating);
   MPI_Op op = cache.load();
   if (op == MPI_OP_NULL) {
     const int code = MPI_Op_create(function, commute ? 1 : 0, &op);

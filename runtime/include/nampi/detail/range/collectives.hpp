@@ -27,7 +27,8 @@ namespace nampi::detail::range_collectives {
 
 namespace msg = range_messages;
 
-inline range_task barrier(range_handle r) {
+template <typename Unused = void>
+range_task barrier(range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::barrier);
   char none = 0, got = 0;
@@ -48,7 +49,8 @@ inline constexpr MPI_Count bcast_one_by_one_bytes = 16 * 1024;
 // first. Small messages go to all children at once; large ones one after another, as MPI's
 // own binomial trees send them: sent at once, they would share the rank's link, and the
 // largest subtree, which has the longest way still to go, would get its data last of all.
-inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r) {
+template <typename Unused = void>
+range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root, range_handle r) {
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
   const int tag = r.collective_tag(range_tags::bcast);
   const int me = (r.rank - root + r.size) % r.size;
@@ -75,8 +77,9 @@ inline range_task bcast(void* buf, MPI_Count count, MPI_Datatype type, int root,
 // A partial result travels up a binomial tree; each step combines the lower ranks' partial
 // (left) with the received higher ranks' one, written into the received buffer
 // (MPI_Reduce_local(in, inout) computes inout = in op inout), so `send` is only read.
-inline range_task reduce_to_0(const void* send, void* result, MPI_Count count, MPI_Datatype type,
-                              MPI_Op op, range_handle r) {
+template <typename Unused = void>
+range_task reduce_to_0(const void* send, void* result, MPI_Count count, MPI_Datatype type,
+                       MPI_Op op, range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::reduce);
   const void* partial = send;
@@ -105,8 +108,9 @@ inline range_task reduce_to_0(const void* send, void* result, MPI_Count count, M
   co_return MPI_SUCCESS;
 }
 
-inline range_task reduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type,
-                         MPI_Op op, int root, range_handle r) {
+template <typename Unused = void>
+range_task reduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                  int root, range_handle r) {
   const int rank = r.rank;
   if (root < 0 || root >= r.size) co_return MPI_ERR_ROOT;
   const int tag = r.collective_tag(range_tags::reduce);
@@ -128,8 +132,9 @@ inline range_task reduce(const void* send, void* recv, MPI_Count count, MPI_Data
   co_return MPI_SUCCESS;
 }
 
-inline range_task allreduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type,
-                            MPI_Op op, range_handle r) {
+template <typename Unused = void>
+range_task allreduce(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                     range_handle r) {
   co_await reduce_to_0(send == MPI_IN_PLACE ? recv : send, recv, count, type, op, r);
   co_return co_await bcast(recv, count, type, 0, r);
 }
@@ -137,8 +142,9 @@ inline range_task allreduce(const void* send, void* recv, MPI_Count count, MPI_D
 // Recursive doubling: after the round of distance d, `partial` holds the reduction of the
 // ranks rank-2d+1..rank (those that exist); each round receives the partial of the ranks
 // just below and puts it on the left.
-inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
-                       range_handle r) {
+template <typename Unused = void>
+range_task scan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::scan);
   const datatype_facts facts = msg::facts_for(count, type);  // asked once
@@ -159,8 +165,9 @@ inline range_task scan(const void* send, void* recv, MPI_Count count, MPI_Dataty
 
 // As scan, with the own value kept apart: `recv` gets only what came from below (rank 0's
 // is left as it was, as MPI leaves it undefined).
-inline range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype type,
-                         MPI_Op op, range_handle r) {
+template <typename Unused = void>
+range_task exscan(const void* send, void* recv, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                  range_handle r) {
   const int rank = r.rank;
   const int tag = r.collective_tag(range_tags::exscan);
   const datatype_facts facts = msg::facts_for(count, type);  // asked once
@@ -350,6 +357,7 @@ int run_or_start(const char* function, const range_handle& r, range_request* req
   return request->start(function, std::move(task), std::move(started.in_flight));
 }
 
+template <typename Unused = void>
 struct range_barrier {
   static int run(range_handle r, range_request* q = nullptr) {
     return run_or_start("MPI_Ibarrier", r, q, [](const range_handle& w) { return rc::barrier(w); });
@@ -374,26 +382,44 @@ struct range_reduce {
   }
 };
 
-// allreduce, scan and exscan: the same parameters.
-using all_reduction = range_task (*)(const void*, void*, MPI_Count, MPI_Datatype, MPI_Op,
-                                     range_handle);
-template <typename Count, all_reduction Algorithm, const char* Nonblocking>
+// allreduce, scan and exscan: the same parameters. Algorithm::start(...) starts the algorithm
+// (a type, not a function pointer: naming a function template's address would compile its
+// coroutine in every unit).
+template <typename Count, typename Algorithm, const char* Nonblocking>
 struct range_all_reduction {
   static int run(const void* s, void* b, Count c, MPI_Datatype t, MPI_Op op, range_handle r,
                  range_request* q = nullptr) {
     return run_or_start(Nonblocking, r, q,
-                        [&](const range_handle& w) { return Algorithm(s, b, c, t, op, w); });
+                        [&](const range_handle& w) { return Algorithm::start(s, b, c, t, op, w); });
+  }
+};
+struct allreduce_algorithm {
+  template <typename... Args>
+  static range_task start(Args... args) {
+    return rc::allreduce(args...);
+  }
+};
+struct scan_algorithm {
+  template <typename... Args>
+  static range_task start(Args... args) {
+    return rc::scan(args...);
+  }
+};
+struct exscan_algorithm {
+  template <typename... Args>
+  static range_task start(Args... args) {
+    return rc::exscan(args...);
   }
 };
 inline constexpr char iallreduce_name[] = "MPI_Iallreduce";
 inline constexpr char iscan_name[] = "MPI_Iscan";
 inline constexpr char iexscan_name[] = "MPI_Iexscan";
 template <typename Count>
-using range_allreduce = range_all_reduction<Count, rc::allreduce, iallreduce_name>;
+using range_allreduce = range_all_reduction<Count, allreduce_algorithm, iallreduce_name>;
 template <typename Count>
-using range_scan = range_all_reduction<Count, rc::scan, iscan_name>;
+using range_scan = range_all_reduction<Count, scan_algorithm, iscan_name>;
 template <typename Count>
-using range_exscan = range_all_reduction<Count, rc::exscan, iexscan_name>;
+using range_exscan = range_all_reduction<Count, exscan_algorithm, iexscan_name>;
 
 template <typename Count>
 struct range_gather {
@@ -443,9 +469,9 @@ struct range_allgatherv {
 // start (run_or_start) once. Arrays of counts keep their type (the v calls). (The structs stay
 // templates on Count: a template's run is compiled only in a unit that calls it.)
 template <>
-struct range_backend<MPI_Barrier> : range_barrier {};
+struct range_backend<MPI_Barrier> : range_barrier<> {};
 template <>
-struct range_backend<MPI_Ibarrier> : range_barrier {};
+struct range_backend<MPI_Ibarrier> : range_barrier<> {};
 template <>
 struct range_backend<MPI_Bcast> : range_bcast<MPI_Count> {};
 template <>

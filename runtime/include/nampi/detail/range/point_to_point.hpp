@@ -113,8 +113,9 @@ int sendrecv(const void* send_buf, Count send_count, MPI_Datatype send_type, int
 }
 
 // The nonblocking send: one MPI_Isend on the parent, completed by the result's wait/test.
-inline range_task isend(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
-                        range_handle r) {
+template <typename Unused = void>
+range_task isend(const void* buf, MPI_Count count, MPI_Datatype type, int dest, int tag,
+                 range_handle r) {
   range_round round(r.parent);
   round.send(buf, count, type, r.peer(dest), tag);
   co_await round;
@@ -124,8 +125,9 @@ inline range_task isend(const void* buf, MPI_Count count, MPI_Datatype type, int
 // The nonblocking receive: from a known source one MPI_Irecv on the parent; from any source
 // of the range, each test() looks once for a message (find), wait() until there is one,
 // which is then received.
-inline range_task irecv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag,
-                        range_handle r, MPI_Status* status) {
+template <typename Unused = void>
+range_task irecv(void* buf, MPI_Count count, MPI_Datatype type, int source, int tag, range_handle r,
+                 MPI_Status* status) {
   MPI_Status got;
   if (source == MPI_ANY_SOURCE) {
     while (!find(r, source, tag, got)) co_await range_poll{};
