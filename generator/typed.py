@@ -39,7 +39,7 @@ count with a check that throws nampi::mpi::count_error (naming the function and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .mpi_spec import IMPLEMENTATION_MACROS, MpiFunction, split_c_type
 from .typed_params import Field, Plan, map_params
@@ -87,6 +87,19 @@ class Wrapper:
     callables: tuple[CallableArg, ...] = ()  # callable overloads: their callable parameters, in order
     defines_struct: bool = True  # False where another overload already defines result_struct
     deprecated: bool = False  # the C function is deprecated: its call is compiled without that warning
+    lazy: bool = True  # declared as a template (declaration_template); False beside a callable overload
+
+    @property
+    def declaration_template(self) -> str:
+        """The template head the header declares it with: its own (callable overloads), else one
+        unused parameter with a default. A non-template inline function is compiled by every unit
+        that includes its chapter, called or not (and <nampi/nampi.hpp> includes the communicators
+        chapter); a template only where it is called. Calls and &nampi::mpi::name with a target
+        type read the same. Not beside a callable overload of the same name (lazy False): there a
+        non-template is what makes a C function pointer choose the C overload."""
+        if self.template or not self.lazy:
+            return self.template
+        return "template <typename Unused = void>"
 
     @property
     def adapter(self) -> str | None:
@@ -292,7 +305,10 @@ def typed_plan(functions: dict[str, MpiFunction], callbacks: dict[str, MpiFuncti
             skipped.append(Skipped(function.name, reason, f"{function.source}: {function.name}"))
             continue
         wrappers = _wrapper(function, adapters, ())
-        for group in _callable_groups(function, adapters):
+        groups = _callable_groups(function, adapters)
+        if groups:
+            wrappers = [replace(w, lazy=False) for w in wrappers]
+        for group in groups:
             wrappers += _wrapper(function, adapters, group)
         chapters.setdefault(function.chapter, []).extend(wrappers)
     return dict(sorted(chapters.items())), skipped

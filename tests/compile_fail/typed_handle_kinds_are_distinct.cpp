@@ -1,5 +1,5 @@
 // Misuse: a datatype where a communicator is expected (under MPICH both are int in C).
-// expect-error: from 'handle<nampi::mpi::datatype_kind>' to 'handle<nampi::mpi::comm_kind>'
+// expect-error: handle<nampi::mpi::datatype_kind>'}) to type 'nampi::mpi::comm' {aka 'nampi::mpi::handle<nampi::mpi::comm_kind>'}
 #include <nampi/mpi/communicators.hpp>
 
 int main() {
