@@ -1,0 +1,110 @@
+"""Compile cost as the instructions the compiler executes (callgrind on cc1plus), for the units
+of bench/compile_time.py: deterministic to the million, where CPU seconds on a shared machine
+drift by tens of per cent within minutes. One run per unit and variant is enough.
+
+    .venv/bin/python bench/compile_instructions.py [--units include_only,apps/vector_allgather]
+        [--tree base=/path/to/other/checkout] [-j 2]
+
+Units are named as in compile_time.py (include_only, one_allgatherv, eight_allgathervs,
+header_floor, apps/<name>, ...); the default is include_only, one_allgatherv and
+eight_allgathervs. Each is compiled with the bench build's exact command (make bench-configure)
+under `valgrind --tool=callgrind --trace-children=yes`; the figure is the largest process's
+instruction count (cc1plus; the driver and the assembler are small). `--tree` compiles the nampi
+variant again against another checkout's headers. Prints a table and writes
+bench/results/<mpi>/compile_instructions.json. About a minute per unit and variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compile_time import BENCH, COMPILE_UNITS, ROOT, commands, floor_source, with_source, with_tree  # noqa: E402
+
+
+def instructions(cmd: dict) -> int:
+    """Instructions of the largest process of `cmd` under callgrind (its output to /dev/null)."""
+    argv = list(cmd["argv"])
+    argv[argv.index("-o") + 1] = "/dev/null"
+    argv = [a for a in argv if a not in ("-MD",)]
+    if "-MF" in argv:
+        at = argv.index("-MF")
+        del argv[at:at + 2]
+    if "-MT" in argv:
+        at = argv.index("-MT")
+        del argv[at:at + 2]
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                               f"--callgrind-out-file={tmp}/cg.%p", *argv],
+                              cwd=cmd["directory"], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"compile failed: {shlex.join(argv)}\n{proc.stderr[-2000:]}")
+        best = 0
+        for out in Path(tmp).glob("cg.*"):
+            for line in out.read_text(errors="replace").splitlines():
+                if line.startswith(("totals:", "summary:")):
+                    best = max(best, int(line.split()[1]))
+                    break
+        return best
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mpi", default="mpich")
+    p.add_argument("--build-dir", type=Path, help="default: build/bench-<mpi>")
+    p.add_argument("--units", default="include_only,one_allgatherv,eight_allgathervs")
+    p.add_argument("--tree", action="append", default=[], help="name=path of another checkout")
+    p.add_argument("-j", "--jobs", type=int, default=2)
+    p.add_argument("--out", type=Path, help="default: bench/results/<mpi>/compile_instructions.json")
+    args = p.parse_args()
+    build = args.build_dir or ROOT / "build" / f"bench-{args.mpi}"
+    found = commands(build)
+    apps = sorted({k.split("/")[0] for k in found})
+    if not apps:
+        raise SystemExit(f"no app compile commands in {build}/compile_commands.json (make bench-configure MPI={args.mpi})")
+    first = {v: found[f"{apps[0]}/{v}"] for v in ("nampi", "mpi")}
+    units = {}
+    for name in args.units.split(","):
+        if name.startswith("apps/"):
+            app = name.split("/", 1)[1]
+            units[name] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi")}
+        elif name == "header_floor":
+            include_only = with_source(first["nampi"], COMPILE_UNITS / "include_only" / "nampi.cpp")
+            units[name] = {"mpi": with_source(first["mpi"], floor_source(include_only, build.resolve() / "compile-floor"))}
+        elif (COMPILE_UNITS / name / "nampi.cpp").exists():
+            units[name] = {v: with_source(first[v], COMPILE_UNITS / name / f"{v}.cpp") for v in ("nampi", "mpi")}
+        else:
+            raise SystemExit(f"unknown unit {name!r}")
+    trees = {n: Path(t).resolve() for n, _, t in (s.partition("=") for s in args.tree)}
+    jobs = [(u, v, cmd) for u, cmds in units.items() for v, cmd in cmds.items()]
+    jobs += [(u, f"nampi@{n}", with_tree(cmds["nampi"], tree)) for n, tree in trees.items()
+             for u, cmds in units.items() if "nampi" in cmds]
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        counts = dict(zip([(u, v) for u, v, _ in jobs], pool.map(lambda job: instructions(job[2]), jobs)))
+    result = {"mpi": args.mpi, "date": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+              "trees": {k: str(v) for k, v in trees.items()}, "units": {}}
+    for (u, v), n in counts.items():
+        result["units"].setdefault(u, {})[v] = n
+    out = args.out or BENCH / "results" / args.mpi / "compile_instructions.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+    variants = ["mpi", "nampi", *[f"nampi@{n}" for n in trees]]
+    print(f"{'unit':<28}" + "".join(f" {v:>14}" for v in variants) + "   (M instructions)")
+    for u, row in result["units"].items():
+        print(f"{u:<28}" + "".join(f" {row[v] / 1e6:14,.0f}" if v in row else f" {'':>14}" for v in variants))
+    print(f"{out} ({time.perf_counter() - start:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
