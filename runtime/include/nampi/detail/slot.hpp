@@ -290,45 +290,30 @@ using policy_unless_given =
     std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>,
                        grow_only, Policy>;
 
-// The slot of parameter Id for a call with arguments Args.
-//  Default        - storage type when the call must create the value itself
-//                   (serialized_per_rank: a required buffer's, see above);
-//  Policy         - the binding's resize policy when the caller names none;
-//  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
-//  Moved          - what a nonblocking call does with an input moved in.
-template <auto Id, typename Default, typename Policy, bool ReturnOmitted, moved_input Moved,
-          typename... Args>
-auto resolve_slot(Args&... args) {
-  if constexpr (!has_param<Id, Args...>) {
-    if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
-      return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
-    else if constexpr (!ReturnOmitted && scratch_eligible<Default>)
-      return output_slot<Id, scratch_array<typename Default::value_type>, resize_to_fit, true,
-                         false>{};  // the call's own counts or displacements
+// The slot of a parameter the caller gave (`param`, its named argument). A function of that
+// one argument, not of the call's whole argument list: so a call instantiated again for other
+// arguments (another element type) reuses it where this argument is the same, and each
+// parameter the caller omits costs no function at all (resolve, below). Default, Policy and
+// Moved as for resolve.
+template <auto Id, typename Default, typename Policy, moved_input Moved, typename Param>
+auto given_slot(Param& param) {
+  using Storage = typename Param::storage_type;
+  if constexpr (serialized_buffer<Storage>) {
+    // nampi/serialization.hpp: the buffer makes its own slot, which owns the bytes.
+    return std::remove_cvref_t<Storage>::template make_slot<Id, Param::direction, Default>(
+        std::forward<Storage>(param.value));
+  } else if constexpr (Param::direction == role::in) {
+    if constexpr (Moved != moved_input::borrow && !std::is_lvalue_reference_v<Storage>)
+      return owned_input_slot<Id, Storage, Moved == moved_input::hand_back>(std::move(param.value));
     else
-      return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
+      return input_slot<Id, Storage>(param.value);
+  } else if constexpr (std::is_lvalue_reference_v<Storage>) {
+    return output_slot<Id, Storage, choose_policy<typename Param::policy, Policy, Storage>, false,
+                       false>(param.value);
   } else {
-    auto& param = get_param<Id>(args...);
-    using P = std::remove_cvref_t<decltype(param)>;
-    using Storage = typename P::storage_type;
-    if constexpr (serialized_buffer<Storage>) {
-      // nampi/serialization.hpp: the buffer makes its own slot, which owns the bytes.
-      return std::remove_cvref_t<Storage>::template make_slot<Id, P::direction, Default>(
-          std::forward<Storage>(param.value));
-    } else if constexpr (P::direction == role::in) {
-      if constexpr (Moved != moved_input::borrow && !std::is_lvalue_reference_v<Storage>)
-        return owned_input_slot<Id, Storage, Moved == moved_input::hand_back>(
-            std::move(param.value));
-      else
-        return input_slot<Id, Storage>(param.value);
-    } else if constexpr (std::is_lvalue_reference_v<Storage>) {
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, false,
-                         false>(param.value);
-    } else {
-      // Moved in: take ownership; the result hands it back.
-      return output_slot<Id, Storage, choose_policy<typename P::policy, Policy, Storage>, true,
-                         true>(std::move(param.value));
-    }
+    // Moved in: take ownership; the result hands it back.
+    return output_slot<Id, Storage, choose_policy<typename Param::policy, Policy, Storage>, true,
+                       true>(std::move(param.value));
   }
 }
 
@@ -343,13 +328,28 @@ class op_slot : public Inner {
   op_lease lease;
 };
 
+// The slot of parameter Id for a call with arguments Args.
+//  Default        - storage type when the call must create the value itself
+//                   (serialized_per_rank: a required buffer's, see above);
+//  Policy         - the binding's resize policy when the caller names none;
+//  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
+//  Moved          - what a nonblocking call does with an input moved in.
 template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
           moved_input Moved = moved_input::borrow, typename... Args>
 auto resolve(Args&... args) {
-  if constexpr (is_op_param<Id> && has_param<Id, Args...>)
-    return op_slot(resolve_slot<Id, Default, Policy, ReturnOmitted, Moved>(args...));
-  else
-    return resolve_slot<Id, Default, Policy, ReturnOmitted, Moved>(args...);
+  if constexpr (!has_param<Id, Args...>) {
+    if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
+      return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
+    else if constexpr (!ReturnOmitted && scratch_eligible<Default>)
+      return output_slot<Id, scratch_array<typename Default::value_type>, resize_to_fit, true,
+                         false>{};  // the call's own counts or displacements
+    else
+      return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
+  } else if constexpr (is_op_param<Id>) {
+    return op_slot(given_slot<Id, Default, Policy, Moved>(get_param<Id>(args...)));
+  } else {
+    return given_slot<Id, Default, Policy, Moved>(get_param<Id>(args...));
+  }
 }
 
 // Conversions from a slot to the C argument of an MPI function; which one a
