@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compile_time import BENCH, COMPILE_UNITS, ROOT, commands, floor_source, with_source, with_tree  # noqa: E402
+from compile_time import BENCH, COMPILE_UNITS, ROOT, commands, floor_source, with_includes, with_source, with_tree  # noqa: E402
 
 
 def instructions(cmd: dict, front_end_only: bool = False) -> int:
@@ -64,12 +64,6 @@ def instructions(cmd: dict, front_end_only: bool = False) -> int:
                     best = max(best, int(line.split()[1]))
                     break
         return best
-
-
-def with_generated(cmd: dict, include: Path) -> dict:
-    """The command with this checkout's generated/include replaced by `include`."""
-    old = str(ROOT / "generated/include")
-    return {**cmd, "argv": [a[: -len(old)] + str(include) if a.endswith(old) else a for a in cmd["argv"]]}
 
 
 def without_calls(where: Path) -> Path:
@@ -139,7 +133,7 @@ def main() -> int:
             raise SystemExit("--without-calls measures include_only: add it to --units")
         stripped = without_calls(scratch)
         jobs.append(("include_only", "nampi-without-calls",
-                     with_generated(units["include_only"]["nampi"], stripped)))
+                     with_includes(units["include_only"]["nampi"], {ROOT / "generated/include": stripped})))
     runs = [(u, v, cmd, False) for u, v, cmd in jobs]
     runs += [(f"{u}/front", v, cmd, True) for u, v, cmd in jobs] if args.split else []
     start = time.perf_counter()

@@ -70,17 +70,20 @@ def with_source(cmd: dict, source: Path) -> dict:
     return {**cmd, "argv": argv, "file": str(source)}
 
 
-def with_tree(cmd: dict, tree: Path) -> dict:
-    """The command with this checkout's nampi include directories replaced by `tree`'s."""
-    swap = {str(ROOT / "runtime/include"): str(tree / "runtime/include"),
-            str(ROOT / "generated/include"): str(tree / "generated/include")}
+def with_includes(cmd: dict, swap: dict[Path, Path]) -> dict:
+    """The command with each include directory `old` of `swap` replaced by its `new`."""
     argv = []
     for a in cmd["argv"]:
         for old, new in swap.items():
-            if a.endswith(old):
-                a = a[: -len(old)] + new
+            if a.endswith(str(old)):
+                a = a[: -len(str(old))] + str(new)
         argv.append(a)
     return {**cmd, "argv": argv}
+
+
+def with_tree(cmd: dict, tree: Path) -> dict:
+    """The command with this checkout's nampi include directories replaced by `tree`'s."""
+    return with_includes(cmd, {ROOT / d: tree / d for d in ("runtime/include", "generated/include")})
 
 
 def with_pch(cmd: dict, header: Path) -> dict:
