@@ -21,6 +21,7 @@ from .pmpi import render_pmpi
 from .reference import render_reference
 from .spelling import form_label, have_macro
 from .render import make_environment
+from .shared_bodies import share_bodies
 from .typed import render_typed, typed_plan
 from .variants import render_variants
 
@@ -104,6 +105,7 @@ def render_all(root: Path) -> dict[str, str]:
                 if b.serialized_via:  # another family's call serves it: named through that family
                     via = by_name[b.serialized_via]
                     view["serialized_via"] = {"family": f"nampi::generated::{via.base}_family", "member": via.member}
+            shared = share_bodies(base, views)
             out[f"include/nampi/generated/{group}/{base}.hpp"] = env.get_template("family.hpp.j2").render(
                 group=group,
                 family=base,
@@ -114,6 +116,7 @@ def render_all(root: Path) -> dict[str, str]:
                 mixed_into=mixed_into,
                 source=f"spec/bindings/{group}.yaml, spec/parameters.yaml, spec/rules.yaml",
                 bindings=views,
+                shared=shared,
             )
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group, mixed_into=mixed_into, families=list(families), source=f"spec/bindings/{group}.yaml"

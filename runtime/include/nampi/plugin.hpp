@@ -133,8 +133,7 @@ using ids = detail::id_list<Ids...>;
 template <auto... Ids>
 struct call_taking : detail::tag_defaults {
   static constexpr bool in_place = false;
-  template <auto Id>
-  static constexpr bool takes = detail::id_list<Ids...>::template contains<Id>;
+  using taken = detail::id_list<Ids...>;
 };
 
 // What a member returns when its check failed: converts to anything, so that the caller's

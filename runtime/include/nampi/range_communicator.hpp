@@ -24,9 +24,7 @@ namespace nampi::call {
 struct range : detail::tag_defaults {
   static constexpr bool in_place = false;
   using required = detail::id_list<param_id::first, param_id::last>;
-  template <auto Id>
-  static constexpr bool takes = detail::id_list<param_id::first, param_id::last, param_id::stride,
-                                                param_id::tag>::contains<Id>;
+  using taken = detail::id_list<param_id::first, param_id::last, param_id::stride, param_id::tag>;
 };
 }  // namespace nampi::call
 

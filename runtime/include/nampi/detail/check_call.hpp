@@ -11,7 +11,7 @@
 //   ... whose elements are containers             nampi::error::buffer_elements_are_containers
 //   ... that is const where MPI writes into it    nampi::error::buffer_is_const
 //   a serialized buffer the form does not take    nampi::error::buffer_may_not_be_serialized
-//   ... in a persistent form                      nampi::error::persistent_call_takes_no_serialized_buffer
+//   ... in a persistent form nampi::error::persistent_call_takes_no_serialized_buffer
 //   ... in a form that takes none yet             nampi::error::call_takes_no_serialized_buffer_yet
 //   beside one, a count, displacement or          nampi::error::computed_from_the_serialized_buffer
 //   datatype it computes
@@ -28,10 +28,11 @@
 // nampi::param_id::recv_buf>'", names the call. The serialized-buffer errors explain a rule,
 // so they are one static_assert each, named the same way.
 //
-// A tag: `static constexpr bool in_place`, `template <auto Id> static constexpr bool takes`,
-// and the id_lists `required`, `computed_when_serialized` (required ones a serialized buffer
-// computes: not required with one), `buffers` (its data buffers) and `written` (those MPI
-// writes into); `serialized` (a detail::serialized_buffers) with the lists `serializable` and
+// A tag: `static constexpr bool in_place`, the id_list `taken` (the parameters it takes: an
+// alias, so that a tag costs no instantiation until a call is checked), the id_lists
+// `required`, `computed_when_serialized` (required ones a serialized buffer computes: not
+// required with one), `buffers` (its data buffers) and `written` (those MPI writes into);
+// `serialized` (a detail::serialized_buffers) with the lists `serializable` and
 // `computed_from_serialized`; deriving from detail::tag_defaults, it declares only those it
 // fills.
 #pragma once
@@ -160,6 +161,7 @@ enum class serialized_buffers { unchecked, listed, none_persistent, none_yet };
 // What a tag lists where it lists nothing: tags derive from this and declare only the lists
 // they fill (a derived class's member hides the base's).
 struct tag_defaults {
+  static constexpr bool returns_before_completion = false;  // a nonblocking or persistent form
   using required = id_list<>;
   using computed_when_serialized = id_list<>;
   using buffers = id_list<>;
@@ -256,7 +258,7 @@ struct serialized_check<Call, id_list<Computed...>, Args...> {
 template <typename Call, auto Passed, bool Pass, typename Arg>
 constexpr bool taken() {
   constexpr auto id = Arg::id;
-  return Call::template takes<id> || (Pass && same_id<id, Passed>());
+  return Call::taken::template contains<id> || (Pass && same_id<id, Passed>());
 }
 
 // Named argument Arg, taken by Call, is not given again.
@@ -267,7 +269,6 @@ constexpr bool once() {
   else
     return true;  // not taken: reported as such
 }
-
 
 // The check of Call's arguments (Args: without cv or reference); false after its one error.
 template <typename Call, auto Passed, bool Pass, typename... Args>
@@ -289,7 +290,8 @@ constexpr bool check_call_but() {
       return ignored_in_place<Call, id_at<stray, Args...>>::value;
     else if constexpr (stray < sizeof...(Args))
       return not_taken<Call, id_at<stray, Args...>>::value;
-    else if constexpr (!buffer_check<Call, typename Call::buffers, typename Call::written, Args...>::check())
+    else if constexpr (!buffer_check<Call, typename Call::buffers, typename Call::written,
+                                     Args...>::check())
       return false;
     else
       return serialized_check<Call, typename Call::computed_from_serialized, Args...>::check();

@@ -145,6 +145,13 @@ enum class moved_input {
   hand_back,  // the same, and return it (the message data) from wait()
 };
 
+// The policy of a form's slot in a body its family's forms share (generator/shared_bodies.py):
+// `m` where the form returns before the call completes (its tag says so), else borrow.
+template <typename Form>
+constexpr moved_input moved_for(moved_input m) {
+  return Form::returns_before_completion ? m : moved_input::borrow;
+}
+
 // Reads a value the caller moved into a nonblocking call: the slot keeps it
 // until the call completes, and hands the message data (a buffer or a single
 // value) back in the result.
