@@ -11,7 +11,7 @@
 //   ... whose elements are containers             nampi::error::buffer_elements_are_containers
 //   ... that is const where MPI writes into it    nampi::error::buffer_is_const
 //   a serialized buffer the form does not take    nampi::error::buffer_may_not_be_serialized
-//   ... in a persistent form nampi::error::persistent_call_takes_no_serialized_buffer
+//   ... in a persistent form                      nampi::error::persistent_call_takes_no_serialized_buffer
 //   ... in a form that takes none yet             nampi::error::call_takes_no_serialized_buffer_yet
 //   beside one, a count, displacement or          nampi::error::computed_from_the_serialized_buffer
 //   datatype it computes
