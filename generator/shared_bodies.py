@@ -57,6 +57,7 @@ def share_bodies(family: str, bindings: list[dict]) -> list[dict]:
     groups: dict[str, list[tuple[dict, dict]]] = {}
     for b in bindings:
         for f in b["forms"]:
+            f["shared"], f["form_arg"] = False, ""  # a body of its own, unless grouped below
             key = _key(b, f)
             if key is not None:
                 groups.setdefault(key, []).append((b, f))

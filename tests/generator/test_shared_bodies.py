@@ -71,11 +71,11 @@ def test_forms_that_differ_keep_their_own_bodies():
     views[1]["forms"][0]["body"]["statements"].append({"kind": "neighbor_query"})
     shared = share_bodies("bcast", views)
     assert [s["names"] for s in shared] == [["bcast", "bcast_init"]]
-    assert "shared" not in views[1]["forms"][0]
+    assert not views[1]["forms"][0]["shared"] and views[1]["forms"][0]["form_arg"] == ""
     # Forms that own their inputs but keep them differently: none shares.
     views = _family(moved_persistent=KEEPS)
     assert share_bodies("bcast", views) == []
-    assert not any("shared" in b["forms"][0] for b in views)
+    assert not any(b["forms"][0]["shared"] for b in views)
     # A form alone, or one on an element type (a window's typed call): none.
     views = _family()
     for b in views:
