@@ -8,7 +8,8 @@ Compiles, with the exact commands of the bench build (build/bench-<mpi>/compile_
 `-O2 -DNDEBUG`), the nampi and the plain MPI source of every bench/apps/*/ and of every
 bench/compile/*/: include_only (`#include <nampi/nampi.hpp>` against `#include <mpi.h>`),
 include_lean (the README's lighter include: <nampi/communicator.hpp> and
-<nampi/environment.hpp>), include_global (<nampi/nampi.hpp> and <nampi/global.hpp>: against
+<nampi/environment.hpp>), include_core (<nampi/core.hpp>: every call declared, none defined),
+one_allgatherv_core (one_allgatherv with <nampi/core.hpp> and <nampi/calls/allgatherv.hpp>), include_global (<nampi/nampi.hpp> and <nampi/global.hpp>: against
 include_only, what the global layer adds), header_floor (`#include <nampi/nampi.hpp>` against `<mpi.h>` and
 every standard or system header that nampi's headers include, found with `-H` at each run, so
 it follows the headers: the floor that nampi's own headers add to), eight_allgathervs (eight instances of one call: what each costs

@@ -65,7 +65,7 @@ def _families(members) -> dict[str, list]:
 
 
 # What a family header is rendered from besides its bindings' views.
-_FAMILY_TEMPLATES = ("family.hpp.j2", "call_body.j2", "macros.j2")
+_FAMILY_TEMPLATES = ("family.hpp.j2", "family_calls.hpp.j2", "call_body.j2", "macros.j2")
 
 
 def _inputs_hash(env, views: list[dict]) -> str:
@@ -106,11 +106,13 @@ def render_all(root: Path) -> dict[str, str]:
                     via = by_name[b.serialized_via]
                     view["serialized_via"] = {"family": f"nampi::generated::{via.base}_family", "member": via.member}
             shared = share_bodies(base, views)
-            out[f"include/nampi/generated/{group}/{base}.hpp"] = env.get_template("family.hpp.j2").render(
+            # The family declared (its tags and members: what a communicator class needs) and
+            # defined (checks and bodies: what a call needs), in two headers.
+            family_view = dict(
                 group=group,
                 family=base,
                 names=[b.name for b in family],
-                uses=sorted({f"{v.group}/{v.base}" for v in (by_name[b.serialized_via] for b in family if b.serialized_via) if v.base != base}),
+                uses=sorted({v.base for v in (by_name[b.serialized_via] for b in family if b.serialized_via) if v.base != base}),
                 where=str(min((b.where for b in family), key=lambda w: w.line)),
                 inputs=_inputs_hash(env, views),
                 mixed_into=mixed_into,
@@ -118,8 +120,13 @@ def render_all(root: Path) -> dict[str, str]:
                 bindings=views,
                 shared=shared,
             )
+            out[f"include/nampi/generated/{group}/{base}.hpp"] = env.get_template("family.hpp.j2").render(**family_view)
+            out[f"include/nampi/calls/{base}.hpp"] = env.get_template("family_calls.hpp.j2").render(**family_view)
         out[f"include/nampi/generated/{group}.hpp"] = env.get_template("calls.hpp.j2").render(
             group=group, mixed_into=mixed_into, families=list(families), source=f"spec/bindings/{group}.yaml"
+        )
+        out[f"include/nampi/generated/{group}_definitions.hpp"] = env.get_template("call_definitions.hpp.j2").render(
+            group=group, families=list(families), source=f"spec/bindings/{group}.yaml"
         )
     provided = sorted({b.mpi for b in spec.bindings} | _emulated_twins(spec.bindings))
     out["include/nampi/generated/provided.hpp"] = env.get_template("provided.hpp.j2").render(
@@ -131,6 +138,9 @@ def render_all(root: Path) -> dict[str, str]:
     # Communicator calls only: a window's group is nampi::Window<T>'s (nampi/window.hpp).
     comm_groups = [g for g in groups if next(b for b in spec.bindings if b.group == g).receiver == "comm"]
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=comm_groups)
+    out["include/nampi/generated/all_call_definitions.hpp"] = env.get_template("call_definitions.hpp.j2").render(
+        group=None, groups=comm_groups, source="spec/bindings/*.yaml"
+    )
     # The communicator's calls that create one: a communicator with plugins keeps them there.
     creating = [b for b in spec.bindings if b.receiver == "comm" and any(p.name == "new_comm" for p in b.regular.params)]
     out["include/nampi/generated/keep_plugins.hpp"] = env.get_template("keep_plugins.hpp.j2").render(

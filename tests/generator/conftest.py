@@ -30,10 +30,13 @@ def binding_named(spec, name: str):
 
 
 def group_calls(files, group: str) -> str:
-    """The generated code of a group of calls: its family headers (include/nampi/generated/
-    <group>/<family>.hpp), one after another. `files` is a build's {path: text} or a generated/
-    folder."""
+    """The generated code of a group of calls: each family's declarations (include/nampi/
+    generated/<group>/<family>.hpp) and definitions (include/nampi/calls/<family>.hpp), one family
+    after another. `files` is a build's {path: text} or a generated/ folder."""
     prefix = f"include/nampi/generated/{group}/"
     if isinstance(files, Path):
-        return "".join(p.read_text() for p in sorted((files / prefix).glob("*.hpp")))
-    return "".join(text for name, text in sorted(files.items()) if name.startswith(prefix))
+        files = {str(p.relative_to(files)): p.read_text() for p in sorted((files / prefix).glob("*.hpp"))} | {
+            str(p.relative_to(files)): p.read_text() for p in sorted((files / "include/nampi/calls").glob("*.hpp"))
+        }
+    families = sorted(name.removeprefix(prefix) for name in files if name.startswith(prefix))
+    return "".join(files[prefix + f] + files.get(f"include/nampi/calls/{f}", "") for f in families)

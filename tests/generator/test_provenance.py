@@ -38,9 +38,11 @@ def test_adding_one_binding_changes_only_its_files(tmp_path):
         "docs/barrier_twin.md",  # its page
         "docs/calls.md",  # the index of every call
         "docs/reference/collectives.md",  # the index of the group
+        "include/nampi/calls/barrier_twin.hpp",  # its family's definitions
         "include/nampi/generated/backends.hpp",  # the range backend's calls (it has MPI_Barrier)
         "include/nampi/generated/collectives.hpp",  # its group's index of families
-        "include/nampi/generated/collectives/barrier_twin.hpp",  # its family's header
+        "include/nampi/generated/collectives/barrier_twin.hpp",  # its family's declarations
+        "include/nampi/generated/collectives_definitions.hpp",  # its group's index of definitions
         "tests/test_barrier_twin.cpp",  # its call test
     ]
     assert set(before) <= set(after)
@@ -78,8 +80,10 @@ def test_a_family_header_names_its_spec_entry_and_the_hash_of_its_inputs(tmp_pat
     (tmp_path / "spec/bindings/collectives.yaml").write_text("\n".join(spec) + "\n", encoding="utf-8")
     after = build(tmp_path)
     changed = sorted(n for n in after if n.startswith("include/") and before.get(n) != after[n])
-    assert changed == ["include/nampi/generated/collectives/allgatherv.hpp"]
-    assert after[changed[0]].splitlines()[2] != lines[2]  # its inputs' hash
+    # its two headers, declarations and definitions, with their inputs' hash
+    assert changed == ["include/nampi/calls/allgatherv.hpp", "include/nampi/generated/collectives/allgatherv.hpp"]
+    assert after[changed[1]].splitlines()[2] != lines[2]
+    assert before[changed[0]].splitlines()[1:3] == lines[1:3]  # the same spec entry and hash
 
 
 NEW_PARAMETERS = """

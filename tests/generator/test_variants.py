@@ -143,8 +143,7 @@ def test_collective_calls_note_their_communicator_for_tasks(spec):
     for name in ("send", "isend", "recv_init", "cart_coords", "create_group", "put", "write_at"):
         assert not names[name].collective, name
     for family, marked in (("allreduce", True), ("send", False)):
-        group = names[family].group
-        text = (REPO / "generated/include/nampi/generated" / group / f"{family}.hpp").read_text()
+        text = (REPO / "generated/include/nampi/calls" / f"{family}.hpp").read_text()  # its definitions
         for b in (b for b in spec.bindings if b.base == family):
             # The body the form's entry runs: its own (named by the call), or one its family's
             # forms share (generator/shared_bodies.py), which names the call through the tag.
@@ -156,12 +155,13 @@ def test_collective_calls_note_their_communicator_for_tasks(spec):
 
 
 def _body_of(header: str, call: str) -> tuple[str, str]:
-    """The private body a call's entry runs in a family header, and how it spells the call's
-    name: "<call>" in a body of its own, Form::name in one its family's forms share."""
-    entry = header.index(f" {call}(Args&&... args) const {{")
-    impl, tag = re.search(r"return (\w+?)(?:_out_of_line)?\((nampi::call::\w+\{\}, )?args\.\.\.\);",
+    """The private body a call's entry runs in a family's definitions (nampi/calls/<family>.hpp),
+    and how it spells the call's name: "<call>" in a body of its own, Form::name in one its
+    family's forms share."""
+    entry = re.search(rf"\w+_family<Comm>::{call}\(\s*Args&&\.\.\. args\) const \{{", header).end()
+    impl, tag = re.search(r"return (\w+?)(?:_out_of_line)?(?:<T>)?\((nampi::call::\w+\{\}, )?args\.\.\.\);",
                           header[entry:]).groups()
-    start = header.index(f" {impl}(", header.index(" private:"))
-    end = header.index("\n  }\n", start)
+    start = re.search(rf"_family<Comm>::{impl}\(", header).start()
+    end = header.index("\n}\n", start)
     return header[start:end], "Form::name" if tag else f'"{call}"'
 

@@ -2,7 +2,12 @@
 // mpi.cpp, which does the same with plain MPI: what each instance of a call
 // costs to compile once the headers are paid (bench/compile_time.py; the
 // include-only unit is the rest).
+#if defined(CORE_INCLUDE)  // bench/compile/one_allgatherv_core: the lean include
+#include <nampi/calls/allgatherv.hpp>
+#include <nampi/core.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include <vector>
 

@@ -6,8 +6,6 @@
 #include "nampi/detail/handle_registry.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
-#include "nampi/ops.hpp"
-#include "nampi/types.hpp"
 
 namespace nampi {
 

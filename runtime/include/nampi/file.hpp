@@ -10,6 +10,7 @@
 #include "nampi/detail/call_support.hpp"
 #include "nampi/detail/mpi/handles.hpp"
 #include "nampi/generated/files.hpp"
+#include "nampi/generated/files_definitions.hpp"
 
 namespace nampi {
 

@@ -15,6 +15,7 @@
 #include "nampi/detail/call_support.hpp"
 #include "nampi/detail/mpi/handles.hpp"
 #include "nampi/generated/windows.hpp"
+#include "nampi/generated/windows_definitions.hpp"
 #include "nampi/window_epochs.hpp"
 
 namespace nampi {

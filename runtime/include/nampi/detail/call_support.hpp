@@ -35,9 +35,6 @@ inline constexpr bool when_called = Value;
 template <typename Comm, typename Call>
 inline constexpr bool provides = Comm::template provides<Call>;
 
-// The element type of call<T>() when the caller wrote call(...).
-struct unspecified_element {};
-
 // call<T>()'s T, or E where the caller wrote call(...) (spec `element: template or <buffer>`).
 template <typename T, typename E>
 using element_or_t = std::conditional_t<std::is_same_v<T, unspecified_element>, E, T>;

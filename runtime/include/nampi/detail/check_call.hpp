@@ -153,6 +153,9 @@ constexpr std::size_t first_false(const bool (&flags)[N]) {
   return i;
 }
 
+// The element type of call<T>() when the caller wrote call(...).
+struct unspecified_element {};
+
 // How a form takes serialized buffers: unchecked (a plugin's or a range's tag, whose calls
 // hand their arguments on to checked ones), only those it lists, or none (persistent: each
 // start() would send the first bytes again; or not yet).

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "nampi/detail/buffer_checks.hpp"
+#include "nampi/detail/call_context.hpp"
 #include "nampi/detail/large_count.hpp"
 #include "nampi/detail/slot.hpp"
 #include "nampi/detail/std_parts.hpp"
@@ -18,19 +19,6 @@
 #include "nampi/types.hpp"
 
 namespace nampi::detail {
-
-// Everything a rule needs to know about the call it serves.
-struct call_context {
-  using request_type = MPI_Request;  // a nonblocking call's request
-  const char* call;
-  MPI_Comm comm;
-  int rank;
-  int size;
-  // The topology's in- and out-neighbour counts once the call asked them (-1: not yet):
-  // a neighbourhood call asks once, for its checks and its rules alike.
-  mutable int neighbors_in = -1;
-  mutable int neighbors_out = -1;
-};
 
 // An MPI call on the communicator of `ctx`, from a generated body or a rule:
 // here MPI's own function. Function is a template argument so that another
