@@ -1,9 +1,22 @@
 // A program that includes only <nampi/communicator.hpp> and <nampi/environment.hpp>, as the
 // README allows a unit that needs only a communicator's calls (a tenth of a second less to
-// compile than <nampi/nampi.hpp>). Built without the tests' precompiled header, which
-// includes everything. Exits non-zero when a received value is wrong.
+// compile than <nampi/nampi.hpp>); built as lean_include/core with NAMPI_TEST_CORE_INCLUDE, it
+// includes <nampi/core.hpp> and the header of each call family it calls (nampi/calls/<family>.hpp)
+// instead. Built without the tests' precompiled header, which includes everything. Exits
+// non-zero when a received value is wrong.
+#if defined(NAMPI_TEST_CORE_INCLUDE)
+#include <nampi/calls/allgather.hpp>
+#include <nampi/calls/allgatherv.hpp>
+#include <nampi/calls/allreduce.hpp>
+#include <nampi/calls/allreduce_single.hpp>
+#include <nampi/calls/bcast.hpp>
+#include <nampi/calls/sendrecv.hpp>
+#include <nampi/calls/split.hpp>
+#include <nampi/core.hpp>
+#else
 #include <nampi/communicator.hpp>
 #include <nampi/environment.hpp>
+#endif
 
 // nampi takes the few names it needs of the standard's heavier headers from their parts
 // (nampi/detail/std_parts.hpp): in C++20 <algorithm> alone is a tenth of an include-only unit's
@@ -31,14 +44,18 @@ int main(int argc, char** argv) {
     }
   };
 
-  // Collectives: rank r contributes r + 1 copies of r.
+  // Collectives, blocking and nonblocking: rank r contributes r + 1 copies of r.
   const std::vector<int> mine(static_cast<std::size_t>(rank) + 1, rank);
-  const std::vector<int> all = comm.allgatherv(send_buf(mine));
-  std::size_t at = 0;
-  bool gathered = all.size() == static_cast<std::size_t>(size) * (size + 1) / 2;
-  for (int r = 0; gathered && r < size; ++r)
-    for (int i = 0; i <= r; ++i) gathered = gathered && all[at++] == r;
-  expect(gathered, "allgatherv");
+  auto check_gathered = [&](const std::vector<int>& all, const char* what) {
+    std::size_t at = 0;
+    bool gathered = all.size() == static_cast<std::size_t>(size) * (size + 1) / 2;
+    for (int r = 0; gathered && r < size; ++r)
+      for (int i = 0; i <= r; ++i) gathered = gathered && all[at++] == r;
+    expect(gathered, what);
+  };
+  check_gathered(comm.allgatherv(send_buf(mine)), "allgatherv");
+  auto gathering = comm.iallgatherv(send_buf(mine));
+  check_gathered(gathering.wait(), "iallgatherv");
   expect(comm.allreduce_single(send_buf(rank), op(std::plus<>{})) == size * (size - 1) / 2,
          "allreduce_single");
 
@@ -61,6 +78,11 @@ int main(int argc, char** argv) {
     expect(sums[0] == size, "allreduce_init");
   }
 #endif
+
+  // The root's vector, its length known only there.
+  std::vector<int> values = rank == 0 ? std::vector<int>{4, 5, 6} : std::vector<int>{};
+  comm.bcast(send_recv_buf<nampi::resize_to_fit>(values));
+  expect(values == std::vector<int>{4, 5, 6}, "bcast");
 
   // Point to point around a ring, and a communicator split by parity.
   const int next = (rank + 1) % size;
