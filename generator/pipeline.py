@@ -64,7 +64,7 @@ def _families(members) -> dict[str, list]:
     return families
 
 
-# What a family header is rendered from besides its bindings' views.
+# What a family's two headers are rendered from besides its bindings' views.
 _FAMILY_TEMPLATES = ("family.hpp.j2", "family_calls.hpp.j2", "call_body.j2", "macros.j2")
 
 
