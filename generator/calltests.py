@@ -478,4 +478,7 @@ def doc_view(binding: Binding) -> dict:
             }
         )
     return {"name": binding.member, "mpi": binding.mpi, "doc": binding.doc, "source": binding.source, "forms": forms,
-            "test_file": binding.base or binding.name, "receiver": binding.receiver_variable}
+            "test_file": binding.base or binding.name, "receiver": binding.receiver_variable,
+            # the family's definitions, which a unit on <nampi/core.hpp> includes (a communicator's
+            # calls; a window's and a file's come with nampi/window.hpp and nampi/file.hpp)
+            "header": f"nampi/calls/{binding.base}.hpp" if binding.receiver == "comm" else None}

@@ -126,7 +126,9 @@ def render_all(root: Path) -> dict[str, str]:
             group=group, mixed_into=mixed_into, families=list(families), source=f"spec/bindings/{group}.yaml"
         )
         out[f"include/nampi/generated/{group}_definitions.hpp"] = env.get_template("call_definitions.hpp.j2").render(
-            group=group, families=list(families), source=f"spec/bindings/{group}.yaml"
+            what=f"The {group} calls' definitions: each family's header (nampi/calls/<family>.hpp).",
+            headers=[f"nampi/calls/{f}.hpp" for f in families],
+            source=f"spec/bindings/{group}.yaml",
         )
     provided = sorted({b.mpi for b in spec.bindings} | _emulated_twins(spec.bindings))
     out["include/nampi/generated/provided.hpp"] = env.get_template("provided.hpp.j2").render(
@@ -139,7 +141,9 @@ def render_all(root: Path) -> dict[str, str]:
     comm_groups = [g for g in groups if next(b for b in spec.bindings if b.group == g).receiver == "comm"]
     out["include/nampi/generated/all_calls.hpp"] = env.get_template("all_calls.hpp.j2").render(groups=comm_groups)
     out["include/nampi/generated/all_call_definitions.hpp"] = env.get_template("call_definitions.hpp.j2").render(
-        group=None, groups=comm_groups, source="spec/bindings/*.yaml"
+        what="The definitions of every call of nampi::Communicator, group by group.",
+        headers=[f"nampi/generated/{g}_definitions.hpp" for g in comm_groups],
+        source="spec/bindings/*.yaml",
     )
     # The communicator's calls that create one: a communicator with plugins keeps them there.
     creating = [b for b in spec.bindings if b.receiver == "comm" and any(p.name == "new_comm" for p in b.regular.params)]
