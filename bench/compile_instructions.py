@@ -7,7 +7,8 @@ drift by tens of per cent within minutes. One run per unit and variant is enough
 
 Units are named as in compile_time.py (include_only, one_allgatherv, eight_allgathervs,
 header_floor, apps/<name>, ...); the default is include_only, one_allgatherv and
-eight_allgathervs. Each is compiled with the bench build's exact command (make bench-configure)
+eight_allgathervs. An app with a lean twin (nampi_lean: <nampi/core.hpp> and the families it
+calls) is measured in that variant too. Each is compiled with the bench build's exact command (make bench-configure)
 under `valgrind --tool=callgrind --trace-children=yes`; the figure is the largest process's
 instruction count (cc1plus; the driver and the assembler are small). `--tree` compiles the nampi
 variant again against another checkout's headers (a unit that includes a header the other
@@ -118,7 +119,7 @@ def main() -> int:
     for name in args.units.split(","):
         if name.startswith("apps/"):
             app = name.split("/", 1)[1]
-            units[name] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi")}
+            units[name] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi", "nampi_lean") if f"{app}/{v}" in found}
         elif name == "header_floor":
             include_only = with_source(first["nampi"], COMPILE_UNITS / "include_only" / "nampi.cpp")
             units[name] = {"mpi": with_source(first["mpi"], floor_source(include_only, build.resolve() / "compile-floor"))}
@@ -161,7 +162,8 @@ def main() -> int:
     out = args.out or BENCH / "results" / args.mpi / "compile_instructions.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
-    variants = ["mpi", "nampi", *[f"nampi@{n}" for n in trees]]
+    variants = ["mpi", "nampi", *(["nampi_lean"] if any("nampi_lean" in c for c in units.values()) else []),
+                *[f"nampi@{n}" for n in trees]]
     variants += ["nampi-without-calls"] if args.without_calls else []
     print(f"{'unit':<28}" + "".join(f" {v:>14}" for v in variants) + "   (M instructions)")
     for u, row in result["units"].items():

@@ -15,7 +15,10 @@ every standard or system header that nampi's headers include, found with `-H` at
 it follows the headers: the floor that nampi's own headers add to), eight_allgathervs (eight instances of one call: what each costs
 once the headers are paid), one_allgatherv (one of them: against eight_allgathervs, what each
 further instance costs) and vector_allgather_headers (that app's plain MPI program with
-<nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). Each round
+<nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). An app whose
+nampi.cpp has a NAMPI_BENCH_LEAN include block (<nampi/core.hpp> and the families it calls) is
+compiled a third time that way, as the bench build's <app>_nampi_lean: variant nampi_lean, the
+same program on the lean include. Each round
 compiles every unit once, one at a time, in a new order; the figure is the median CPU time
 (user + system of the compiler and its children) over the rounds.
 This machine's speed drifts by tens of per cent within minutes, so only figures of one run are
@@ -62,7 +65,9 @@ def commands(build: Path) -> dict[str, dict]:
             argv = shlex.split(e["command"]) if "command" in e else list(e["arguments"])
             if any(a.startswith("-DNAMPI_ERRORS_ARE_FATAL") for a in argv):
                 continue  # the errors-fatal twin of a program, built from the same source
-            out[f"{src.parent.name}/{src.stem}"] = {"argv": argv, "directory": e["directory"], "file": str(src)}
+            # The lean twin: the same source on <nampi/core.hpp> and the families it calls.
+            variant = "nampi_lean" if any(a.startswith("-DNAMPI_BENCH_LEAN") for a in argv) else src.stem
+            out[f"{src.parent.name}/{variant}"] = {"argv": argv, "directory": e["directory"], "file": str(src)}
     return out
 
 
@@ -166,7 +171,7 @@ def main() -> int:
         raise SystemExit(f"no app compile commands in {build}/compile_commands.json (make bench-build MPI={args.mpi})")
     units = {}
     for app in apps:
-        units[f"apps/{app}"] = {"nampi": found[f"{app}/nampi"], "mpi": found[f"{app}/mpi"]}
+        units[f"apps/{app}"] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi", "nampi_lean") if f"{app}/{v}" in found}
     # The units of bench/compile/ take the flags of the first app's two commands.
     first = units[f"apps/{apps[0]}"]
     for unit in sorted(d for d in COMPILE_UNITS.iterdir() if (d / "nampi.cpp").exists()):
@@ -212,7 +217,8 @@ def main() -> int:
     }
     for u in units:
         row = {}
-        for v in ["mpi", "nampi", *[f"nampi@{n}" for n in trees], *(["mpi+pch", "nampi+pch"] if args.pch else [])]:
+        lean = ["nampi_lean"] if "nampi_lean" in units[u] else []
+        for v in ["mpi", "nampi", *lean, *[f"nampi@{n}" for n in trees], *(["mpi+pch", "nampi+pch"] if args.pch else [])]:
             row[v] = {"cpu_s": samples[(u, v)], "median_cpu_s": statistics.median(samples[(u, v)])}
             if not v.startswith("mpi"):
                 row[v]["median_ratio"] = round(statistics.median(ratios[(u, v)]), 3)
@@ -223,6 +229,8 @@ def main() -> int:
     print(f"{'unit':<28} {'mpi s':>7} {'nampi s':>8} {'ratio':>6}" + "".join(f" {'@' + n:>12}" for n in trees))
     for u, row in result["units"].items():
         line = f"{u:<28} {row['mpi']['median_cpu_s']:7.2f} {row['nampi']['median_cpu_s']:8.2f} {row['nampi']['median_ratio']:6.2f}"
+        if "nampi_lean" in row:
+            line += f"  lean {row['nampi_lean']['median_cpu_s']:.2f} ({row['nampi_lean']['median_ratio']:.2f})"
         line += "".join(f" {row[f'nampi@{n}']['median_cpu_s']:6.2f} ({row[f'nampi@{n}']['median_ratio']:.2f})" for n in trees)
         if args.pch:
             line += f"  pch: mpi {row['mpi+pch']['median_cpu_s']:.2f} nampi {row['nampi+pch']['median_cpu_s']:.2f} ({row['nampi+pch']['median_ratio']:.2f})"

@@ -36,6 +36,9 @@ ROOT = BENCH.parent
 OTHER_TOOLS_RESULTS = {"compile_time.json", "global.json"}
 VARIANTS = ("nampi", "mpi")
 FATAL = "nampi_fatal"  # nampi.cpp built with NAMPI_ERRORS_ARE_FATAL (callgrind only)
+# nampi.cpp built with NAMPI_BENCH_LEAN, where it has that include block (<nampi/core.hpp> and the
+# families it calls): the smoke runs it beside nampi, bench/compile_time.py compiles it.
+LEAN = "nampi_lean"
 TOGGLE = "*bench::measure*"  # callgrind counts only inside bench::measure (see README)
 
 
@@ -220,6 +223,14 @@ def smoke(benches: list[Bench], mpi: MPI, build: Path) -> int:
                                     f"{got['nampi']['checksum']} vs mpi {got['mpi']['checksum']}")
             else:
                 print(f"{b.label:<36} {ranks:>5} {'FAILED':>12}", flush=True)
+            if exe(build, b, LEAN).exists() and "nampi" in got:
+                cmd = mpi.launch(ranks) + [str(exe(build, b, LEAN)), *cfg["args"]]
+                rc, out, err = run(cmd, timeout=90)
+                lines = result_lines(out)
+                if rc != 0 or len(lines) != 1 or str(lines[0].get("checksum")) != str(got["nampi"]["checksum"]):
+                    failures.append(f"{b.label} {LEAN} -n {ranks}: exit {rc}, {len(lines)} result lines, "
+                                    f"not nampi's checksum {got['nampi']['checksum']}\n  $ {shlex.join(cmd)}\n"
+                                    f"{tail(out + err)}")
     for f in failures:
         print(f"FAIL: {f}", file=sys.stderr)
     return len(failures)

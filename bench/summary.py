@@ -159,7 +159,9 @@ def compile_section(mpi_dir: Path) -> list[str]:
     data = json.loads(path.read_text())
     trees = list(data.get("trees", {}))
     pch = data.get("pch_build_cpu_s") or {}
-    head = "| unit | plain MPI s | nampi s | nampi / MPI |" + "".join(f" nampi at {t} s (ratio) |" for t in trees)
+    lean = any("nampi_lean" in row for row in data["units"].values())
+    head = "| unit | plain MPI s | nampi s | nampi / MPI |" + (" lean include: nampi s (ratio) |" if lean else "")
+    head += "".join(f" nampi at {t} s (ratio) |" for t in trees)
     if pch:
         head += " with PCH: plain MPI s | with PCH: nampi s (ratio) |"
     lines = [f"### Compile time ({data['compiler']})", "",
@@ -170,10 +172,16 @@ def compile_section(mpi_dir: Path) -> list[str]:
              + (f" With PCH: each variant's library header (`<nampi/nampi.hpp>`, `<mpi.h>`) precompiled "
                 f"once (CPU s: nampi {pch['nampi']:.2f}, MPI {pch['mpi']:.2f}) and included with `-include`, "
                 "as the README advises; ratio to plain MPI with its own PCH." if pch else ""),
-             "", head, "|---|---:|---:|---:|" + "---:|" * (len(trees) + (2 if pch else 0))]
+             + (" Lean include: the app's own nampi.cpp built with `NAMPI_BENCH_LEAN`, which includes "
+                "`<nampi/core.hpp>` and the header of each call family it calls instead of "
+                "`<nampi/nampi.hpp>`." if lean else ""),
+             "", head, "|---|---:|---:|---:|" + "---:|" * (len(trees) + (2 if pch else 0) + (1 if lean else 0))]
     for unit, row in data["units"].items():
         line = (f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | "
                 f"{row['nampi']['median_ratio']:.2f} |")
+        if lean:
+            line += (f" {row['nampi_lean']['median_cpu_s']:.2f} ({row['nampi_lean']['median_ratio']:.2f}) |"
+                     if "nampi_lean" in row else " |")
         line += "".join(f" {row[f'nampi@{t}']['median_cpu_s']:.2f} ({row[f'nampi@{t}']['median_ratio']:.2f}) |" for t in trees)
         if pch:
             line += (f" {row['mpi+pch']['median_cpu_s']:.2f} | {row['nampi+pch']['median_cpu_s']:.2f} "

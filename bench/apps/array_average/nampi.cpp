@@ -1,4 +1,9 @@
+#if defined(NAMPI_BENCH_LEAN)  // array_average_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/reduce_single.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"

@@ -1,4 +1,10 @@
+#if defined(NAMPI_BENCH_LEAN)  // bcast_scaling_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/bcast.hpp>
+#include <nampi/calls/bcast_single.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"

@@ -1,4 +1,12 @@
+#if defined(NAMPI_BENCH_LEAN)  // bfs_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/allreduce_single.hpp>
+#include <nampi/calls/alltoallv.hpp>
+#include <nampi/calls/reduce.hpp>
+#include <nampi/calls/sendrecv.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"

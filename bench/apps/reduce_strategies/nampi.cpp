@@ -1,4 +1,12 @@
+#if defined(NAMPI_BENCH_LEAN)  // reduce_strategies_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/gather.hpp>
+#include <nampi/calls/recv.hpp>
+#include <nampi/calls/reduce.hpp>
+#include <nampi/calls/send.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"

@@ -1,4 +1,11 @@
+#if defined(NAMPI_BENCH_LEAN)  // sample_sort_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/allgather.hpp>
+#include <nampi/calls/alltoallv.hpp>
+#include <nampi/calls/reduce.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"

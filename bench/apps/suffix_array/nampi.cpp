@@ -1,4 +1,13 @@
+#if defined(NAMPI_BENCH_LEAN)  // suffix_array_nampi_lean: <nampi/core.hpp> and the families it calls
+#include <nampi/core.hpp>
+#include <nampi/calls/allgather.hpp>
+#include <nampi/calls/allreduce_single.hpp>
+#include <nampi/calls/alltoallv.hpp>
+#include <nampi/calls/exscan_single.hpp>
+#include <nampi/calls/gatherv.hpp>
+#else
 #include <nampi/nampi.hpp>
+#endif
 
 #include "bench_util.hpp"
 #include "common.hpp"
