@@ -171,7 +171,7 @@ def compile_section(mpi_dir: Path) -> list[str]:
              "round." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else "")
              + (f" With PCH: each variant's library header (`<nampi/nampi.hpp>`, `<mpi.h>`) precompiled "
                 f"once (CPU s: nampi {pch['nampi']:.2f}, MPI {pch['mpi']:.2f}) and included with `-include`, "
-                "as the README advises; ratio to plain MPI with its own PCH." if pch else ""),
+                "as the README advises; ratio to plain MPI with its own PCH." if pch else "")
              + (" Lean include: the app's own nampi.cpp built with `NAMPI_BENCH_LEAN`, which includes "
                 "`<nampi/core.hpp>` and the header of each call family it calls instead of "
                 "`<nampi/nampi.hpp>`." if lean else ""),
