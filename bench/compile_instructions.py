@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from compile_time import BENCH, COMPILE_UNITS, ROOT, commands, floor_source, with_includes, with_source, with_tree  # noqa: E402
+from compile_time import BENCH, COMPILE_UNITS, ROOT, app_commands, commands, floor_source, with_includes, with_source, with_tree  # noqa: E402
 
 
 def instructions(cmd: dict, front_end_only: bool = False) -> int:
@@ -119,7 +119,7 @@ def main() -> int:
     for name in args.units.split(","):
         if name.startswith("apps/"):
             app = name.split("/", 1)[1]
-            units[name] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi", "nampi_lean") if f"{app}/{v}" in found}
+            units[name] = app_commands(found, app)
         elif name == "header_floor":
             include_only = with_source(first["nampi"], COMPILE_UNITS / "include_only" / "nampi.cpp")
             units[name] = {"mpi": with_source(first["mpi"], floor_source(include_only, build.resolve() / "compile-floor"))}

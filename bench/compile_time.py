@@ -71,6 +71,11 @@ def commands(build: Path) -> dict[str, dict]:
     return out
 
 
+def app_commands(found: dict[str, dict], app: str) -> dict[str, dict]:
+    """An app's variants: nampi, mpi and, where its nampi.cpp has the block, nampi_lean."""
+    return {v: found[f"{app}/{v}"] for v in ("nampi", "mpi", "nampi_lean") if f"{app}/{v}" in found}
+
+
 def with_source(cmd: dict, source: Path) -> dict:
     argv = [str(source) if a == cmd["file"] else a for a in cmd["argv"]]
     return {**cmd, "argv": argv, "file": str(source)}
@@ -171,7 +176,7 @@ def main() -> int:
         raise SystemExit(f"no app compile commands in {build}/compile_commands.json (make bench-build MPI={args.mpi})")
     units = {}
     for app in apps:
-        units[f"apps/{app}"] = {v: found[f"{app}/{v}"] for v in ("nampi", "mpi", "nampi_lean") if f"{app}/{v}" in found}
+        units[f"apps/{app}"] = app_commands(found, app)
     # The units of bench/compile/ take the flags of the first app's two commands.
     first = units[f"apps/{apps[0]}"]
     for unit in sorted(d for d in COMPILE_UNITS.iterdir() if (d / "nampi.cpp").exists()):
