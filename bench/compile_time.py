@@ -19,8 +19,10 @@ further instance costs) and vector_allgather_headers (that app's plain MPI progr
 nampi.cpp has a NAMPI_BENCH_LEAN include block (<nampi/core.hpp> and the families it calls) is
 compiled a third time that way, as the bench build's <app>_nampi_lean: variant nampi_lean, the
 same program on the lean include. Each round
-compiles every unit once, one at a time, in a new order; the figure is the median CPU time
-(user + system of the compiler and its children) over the rounds.
+compiles every unit once, one at a time: the units in a new order, and each unit's variants one
+right after another, so that a ratio compares compiles seconds apart; the figure is the median
+CPU time (user + system of the compiler and its children) over the rounds, and the ratio the
+median of the rounds' ratios (each round's ratios are in the JSON, "ratios").
 This machine's speed drifts by tens of per cent within minutes, so only figures of one run are
 compared, and each nampi unit is also given as a ratio to its plain MPI twin of the same round.
 
@@ -160,6 +162,30 @@ def cpu_seconds(cmd: dict, out: Path) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def spread(variant: dict) -> str:
+    """The lowest and highest of a variant's per-round ratios."""
+    return f"[{min(variant['ratios']):.2f}-{max(variant['ratios']):.2f}]"
+
+
+def paired_order(jobs: list[tuple[str, str, list[str]]], rng: random.Random) -> list[tuple[str, str, list[str]]]:
+    """One round's order: the units shuffled, and each unit's variants (plain MPI, nampi, the
+    lean include, other trees, with PCH) one right after another, shuffled too. A ratio then
+    compares compiles made seconds apart: with every job shuffled alone, twins compiled minutes
+    apart gave per-round ratios that spread by up to 0.6 (array_average's lean twin 0.86-1.42,
+    2026-11-30), as the machine's speed drifted between them."""
+    by_unit: dict[str, list[tuple[str, str, list[str]]]] = {}
+    for job in jobs:
+        by_unit.setdefault(job[0], []).append(job)
+    units = list(by_unit)
+    rng.shuffle(units)
+    order = []
+    for u in units:
+        variants = list(by_unit[u])
+        rng.shuffle(variants)
+        order += variants
+    return order
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--mpi", default="mpich")
@@ -202,10 +228,8 @@ def main() -> int:
         start = time.perf_counter()
         rng = random.Random(14)
         for r in range(args.rounds):
-            order = list(jobs)
-            rng.shuffle(order)
             this_round = {}
-            for u, v, cmd in order:
+            for u, v, cmd in paired_order(jobs, rng):
                 this_round[(u, v)] = cpu_seconds(cmd, Path(tmp) / "unit.o")
             for key, s in this_round.items():
                 samples[key].append(round(s, 3))
@@ -227,15 +251,16 @@ def main() -> int:
             row[v] = {"cpu_s": samples[(u, v)], "median_cpu_s": statistics.median(samples[(u, v)])}
             if not v.startswith("mpi"):
                 row[v]["median_ratio"] = round(statistics.median(ratios[(u, v)]), 3)
+                row[v]["ratios"] = [round(x, 3) for x in ratios[(u, v)]]
         result["units"][u] = row
     out = args.out or BENCH / "results" / args.mpi / "compile_time.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"{'unit':<28} {'mpi s':>7} {'nampi s':>8} {'ratio':>6}" + "".join(f" {'@' + n:>12}" for n in trees))
+    print(f"{'unit':<28} {'mpi s':>7} {'nampi s':>8} {'ratio':>6} [rounds]" + "".join(f" {'@' + n:>12}" for n in trees))
     for u, row in result["units"].items():
-        line = f"{u:<28} {row['mpi']['median_cpu_s']:7.2f} {row['nampi']['median_cpu_s']:8.2f} {row['nampi']['median_ratio']:6.2f}"
+        line = f"{u:<28} {row['mpi']['median_cpu_s']:7.2f} {row['nampi']['median_cpu_s']:8.2f} {row['nampi']['median_ratio']:6.2f} {spread(row['nampi'])}"
         if "nampi_lean" in row:
-            line += f"  lean {row['nampi_lean']['median_cpu_s']:.2f} ({row['nampi_lean']['median_ratio']:.2f})"
+            line += f"  lean {row['nampi_lean']['median_cpu_s']:.2f} ({row['nampi_lean']['median_ratio']:.2f} {spread(row['nampi_lean'])})"
         line += "".join(f" {row[f'nampi@{n}']['median_cpu_s']:6.2f} ({row[f'nampi@{n}']['median_ratio']:.2f})" for n in trees)
         if args.pch:
             line += f"  pch: mpi {row['mpi+pch']['median_cpu_s']:.2f} nampi {row['nampi+pch']['median_cpu_s']:.2f} ({row['nampi+pch']['median_ratio']:.2f})"

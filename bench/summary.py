@@ -160,6 +160,13 @@ def compile_section(mpi_dir: Path) -> list[str]:
     trees = list(data.get("trees", {}))
     pch = data.get("pch_build_cpu_s") or {}
     lean = any("nampi_lean" in row for row in data["units"].values())
+    paired = all("ratios" in row["nampi"] for row in data["units"].values())  # runs since 2026-11-30
+
+    def ratio(variant: dict) -> str:
+        if not paired:
+            return f"{variant['median_ratio']:.2f}"
+        return f"{variant['median_ratio']:.2f} [{min(variant['ratios']):.2f}-{max(variant['ratios']):.2f}]"
+
     head = "| unit | plain MPI s | nampi s | nampi / MPI |" + (" lean include: nampi s (ratio) |" if lean else "")
     head += "".join(f" nampi at {t} s (ratio) |" for t in trees)
     if pch:
@@ -167,8 +174,9 @@ def compile_section(mpi_dir: Path) -> list[str]:
     lines = [f"### Compile time ({data['compiler']})", "",
              f"{data['date']}, `bench/compile_time.py`: CPU seconds of the bench build's exact compile "
              f"commands (`-O2 -DNDEBUG`), median of {data['rounds']} rounds that compile every unit once "
-             "in a new order; ratio: median of the per-round ratios to the plain MPI unit of the same "
-             "round." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else "")
+             "in a new order" + (", each unit's variants one right after another" if paired else "")
+             + "; ratio: median of the per-round ratios to the plain MPI unit of the same "
+             "round" + (" (the lowest and highest in brackets)" if paired else "") + "." + (" Other checkouts: " + ", ".join(f"{k} = `{v}`" for k, v in data["trees"].items()) + "." if trees else "")
              + (f" With PCH: each variant's library header (`<nampi/nampi.hpp>`, `<mpi.h>`) precompiled "
                 f"once (CPU s: nampi {pch['nampi']:.2f}, MPI {pch['mpi']:.2f}) and included with `-include`, "
                 "as the README advises; ratio to plain MPI with its own PCH." if pch else "")
@@ -177,15 +185,14 @@ def compile_section(mpi_dir: Path) -> list[str]:
                 "`<nampi/nampi.hpp>`." if lean else ""),
              "", head, "|---|---:|---:|---:|" + "---:|" * (len(trees) + (2 if pch else 0) + (1 if lean else 0))]
     for unit, row in data["units"].items():
-        line = (f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | "
-                f"{row['nampi']['median_ratio']:.2f} |")
+        line = f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | {ratio(row['nampi'])} |"
         if lean:
-            line += (f" {row['nampi_lean']['median_cpu_s']:.2f} ({row['nampi_lean']['median_ratio']:.2f}) |"
+            line += (f" {row['nampi_lean']['median_cpu_s']:.2f} ({ratio(row['nampi_lean'])}) |"
                      if "nampi_lean" in row else " |")
-        line += "".join(f" {row[f'nampi@{t}']['median_cpu_s']:.2f} ({row[f'nampi@{t}']['median_ratio']:.2f}) |" for t in trees)
+        line += "".join(f" {row[f'nampi@{t}']['median_cpu_s']:.2f} ({ratio(row[f'nampi@{t}'])}) |" for t in trees)
         if pch:
             line += (f" {row['mpi+pch']['median_cpu_s']:.2f} | {row['nampi+pch']['median_cpu_s']:.2f} "
-                     f"({row['nampi+pch']['median_ratio']:.2f}) |")
+                     f"({ratio(row['nampi+pch'])}) |")
         lines.append(line)
     return lines + [""] + instance_lines(data["units"])
 
