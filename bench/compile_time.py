@@ -171,8 +171,8 @@ def paired_order(jobs: list[tuple[str, str, list[str]]], rng: random.Random) -> 
     """One round's order: the units shuffled, and each unit's variants (plain MPI, nampi, the
     lean include, other trees, with PCH) one right after another, shuffled too. A ratio then
     compares compiles made seconds apart: with every job shuffled alone, twins compiled minutes
-    apart gave per-round ratios that spread by up to 0.6 (array_average's lean twin 0.86-1.42,
-    2026-11-30), as the machine's speed drifted between them."""
+    apart, and an app's per-round ratios spread by about 0.5 (the median over the apps of two
+    runs on 2026-11-30; array_average's lean twin 0.86-1.42) against 0.37 paired."""
     by_unit: dict[str, list[tuple[str, str, list[str]]]] = {}
     for job in jobs:
         by_unit.setdefault(job[0], []).append(job)
