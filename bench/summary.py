@@ -197,6 +197,34 @@ def compile_section(mpi_dir: Path) -> list[str]:
     return lines + [""] + instance_lines(data["units"])
 
 
+def instructions_section(mpi_dir: Path) -> list[str]:
+    """bench/compile_instructions.py's figures (compile_instructions.json), if it ran: the same
+    units counted in instructions of cc1plus, which do not drift as this machine's seconds do."""
+    path = mpi_dir / "compile_instructions.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    units = data["units"]
+    lean = any("nampi_lean" in row for row in units.values())
+    lines = ["### Compile cost in instructions", "",
+             f"{data['date']}, `bench/compile_instructions.py`: million instructions that `cc1plus` "
+             "executes for the same compile commands (callgrind; deterministic, one run). Ratio: to the "
+             "plain MPI unit." + (" Lean include: the app's nampi.cpp built with `NAMPI_BENCH_LEAN` "
+             "(`<nampi/core.hpp>` and the families it calls)." if lean else ""), "",
+             "| unit | plain MPI M | nampi M (ratio) |" + (" lean include: nampi M (ratio) |" if lean else ""),
+             "|---|---:|---:|" + ("---:|" if lean else "")]
+    for unit, row in units.items():
+        if "mpi" not in row or "nampi" not in row:
+            continue
+        plain = row["mpi"]
+        line = f"| {unit} | {plain / 1e6:,.0f} | {row['nampi'] / 1e6:,.0f} ({row['nampi'] / plain:.2f}) |"
+        if lean:
+            line += (f" {row['nampi_lean'] / 1e6:,.0f} ({row['nampi_lean'] / plain:.2f}) |"
+                     if "nampi_lean" in row else " |")
+        lines.append(line)
+    return lines + [""]
+
+
 def instance_lines(units: dict) -> list[str]:
     """What one instance of a call costs, from the three allgatherv units, both ways."""
     need = ("include_only", "one_allgatherv", "eight_allgathervs")
@@ -290,6 +318,7 @@ def write_summary(results: Path) -> Path:
         lines += ["", "</details>", ""]
         lines += twins_section(records)
         lines += compile_section(d)
+        lines += instructions_section(d)
         lines += global_section(d)
         flags = flagged(records)
         lines += [f"Ratios above {FLAG}:", ""] + (flags or ["- none"]) + [""]
