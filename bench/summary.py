@@ -11,9 +11,14 @@ import statistics
 import sys
 from pathlib import Path
 
+from compile_time import spread
+
 BENCH = Path(__file__).resolve().parent
 MPIS = ("mpich", "openmpi")
 FLAG = 1.02  # ratios above this are listed below the table
+LEAN_NOTE = (" Lean include: the app's own nampi.cpp built with `NAMPI_BENCH_LEAN`, which includes "
+             "`<nampi/core.hpp>` and the header of each call family it calls instead of "
+             "`<nampi/nampi.hpp>`.")
 
 
 def load(mpi_dir: Path) -> tuple[dict, list[dict]]:
@@ -165,7 +170,7 @@ def compile_section(mpi_dir: Path) -> list[str]:
     def ratio(variant: dict) -> str:
         if not paired:
             return f"{variant['median_ratio']:.2f}"
-        return f"{variant['median_ratio']:.2f} [{min(variant['ratios']):.2f}-{max(variant['ratios']):.2f}]"
+        return f"{variant['median_ratio']:.2f} {spread(variant)}"
 
     head = "| unit | plain MPI s | nampi s | nampi / MPI |" + (" lean include: nampi s (ratio) |" if lean else "")
     head += "".join(f" nampi at {t} s (ratio) |" for t in trees)
@@ -180,9 +185,7 @@ def compile_section(mpi_dir: Path) -> list[str]:
              + (f" With PCH: each variant's library header (`<nampi/nampi.hpp>`, `<mpi.h>`) precompiled "
                 f"once (CPU s: nampi {pch['nampi']:.2f}, MPI {pch['mpi']:.2f}) and included with `-include`, "
                 "as the README advises; ratio to plain MPI with its own PCH." if pch else "")
-             + (" Lean include: the app's own nampi.cpp built with `NAMPI_BENCH_LEAN`, which includes "
-                "`<nampi/core.hpp>` and the header of each call family it calls instead of "
-                "`<nampi/nampi.hpp>`." if lean else ""),
+             + (LEAN_NOTE if lean else ""),
              "", head, "|---|---:|---:|---:|" + "---:|" * (len(trees) + (2 if pch else 0) + (1 if lean else 0))]
     for unit, row in data["units"].items():
         line = f"| {unit} | {row['mpi']['median_cpu_s']:.2f} | {row['nampi']['median_cpu_s']:.2f} | {ratio(row['nampi'])} |"
@@ -209,8 +212,7 @@ def instructions_section(mpi_dir: Path) -> list[str]:
     lines = ["### Compile cost in instructions", "",
              f"{data['date']}, `bench/compile_instructions.py`: million instructions that `cc1plus` "
              "executes for the same compile commands (callgrind; deterministic, one run). Ratio: to the "
-             "plain MPI unit." + (" Lean include: the app's nampi.cpp built with `NAMPI_BENCH_LEAN` "
-             "(`<nampi/core.hpp>` and the families it calls)." if lean else ""), "",
+             "plain MPI unit." + (LEAN_NOTE if lean else ""), "",
              "| unit | plain MPI M | nampi M (ratio) |" + (" lean include: nampi M (ratio) |" if lean else ""),
              "|---|---:|---:|" + ("---:|" if lean else "")]
     for unit, row in units.items():
