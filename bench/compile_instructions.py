@@ -8,7 +8,7 @@ drift by tens of per cent within minutes. One run per unit and variant is enough
 Units are named as in compile_time.py (include_only, one_allgatherv, eight_allgathervs,
 header_floor, apps/<name>, ...); the default is include_only, one_allgatherv and
 eight_allgathervs. An app with a lean twin (nampi_lean: <nampi/core.hpp> and the families it
-calls) is measured in that variant too. Each is compiled with the bench build's exact command (make bench-configure)
+calls, on nampi::compiled) is measured in that variant too. Each is compiled with the bench build's exact command (make bench-configure)
 under `valgrind --tool=callgrind --trace-children=yes`; the figure is the largest process's
 instruction count (cc1plus; the driver and the assembler are small). `--tree` compiles the nampi
 variant again against another checkout's headers (a unit that includes a header the other

@@ -18,7 +18,8 @@ further instance costs) and vector_allgather_headers (that app's plain MPI progr
 <nampi/nampi.hpp> included and unused: the headers' share of the app's ratio). An app whose
 nampi.cpp has a NAMPI_BENCH_LEAN include block (<nampi/core.hpp> and the families it calls) is
 compiled a third time that way, as the bench build's <app>_nampi_lean: variant nampi_lean, the
-same program on the lean include. Each round
+same program on the lean include and nampi::compiled (NAMPI_COMPILED_RUNTIME: the runtime's
+out-of-line functions come from that library, compiled once per build). Each round
 compiles every unit once, one at a time: the units in a new order, and each unit's variants one
 right after another, so that a ratio compares compiles seconds apart; the figure is the median
 CPU time (user + system of the compiler and its children) over the rounds, and the ratio the

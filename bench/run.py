@@ -37,7 +37,8 @@ OTHER_TOOLS_RESULTS = {"compile_time.json", "global.json"}
 VARIANTS = ("nampi", "mpi")
 FATAL = "nampi_fatal"  # nampi.cpp built with NAMPI_ERRORS_ARE_FATAL (callgrind only)
 # nampi.cpp built with NAMPI_BENCH_LEAN, where it has that include block (<nampi/core.hpp> and the
-# families it calls): the smoke runs it beside nampi, bench/compile_time.py compiles it.
+# families it calls), linked to nampi::compiled: the smoke runs it beside nampi,
+# bench/compile_time.py compiles it.
 LEAN = "nampi_lean"
 TOGGLE = "*bench::measure*"  # callgrind counts only inside bench::measure (see README)
 

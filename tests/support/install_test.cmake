@@ -42,7 +42,7 @@ run("${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE}" -B "${WORK}/consumer" -G "${GENER
     "-DNAMPI_CONSUMER_EXPECT_ABI=${ABI}")
 run("${CMAKE_COMMAND}" --build "${WORK}/consumer")
 string(REPLACE "|" ";" launch "${MPIEXEC}")
-foreach(program nampi_consumer nampi_consumer_pch nampi_consumer_pch_reused)
+foreach(program nampi_consumer nampi_consumer_compiled nampi_consumer_pch nampi_consumer_pch_reused)
   run(${launch} "${WORK}/consumer/${program}")
 endforeach()
 # The other way a project finds MPI: its own C++ compiler (PLAIN_CXX) and FindMPI pointed at

@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include "nampi/detail/handle_registry.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/error.hpp"
 
@@ -36,14 +37,8 @@ class Environment {
   Environment(const Environment&) = delete;
   Environment& operator=(const Environment&) = delete;
 
-  ~Environment() {
-    if (!owns_mpi_ || finalized()) return;
-    // Datatypes and ops nampi created must be freed while MPI still runs (MPI_Finalize
-    // would, through the attribute free_at_finalize() set; freeing first keeps the order
-    // visible).
-    detail::free_before_finalize();
-    MPI_Finalize();
-  }
+  // MPI_Finalize, if the environment called MPI_Init, after freeing nampi's handles.
+  NAMPI_OUT_OF_LINE ~Environment();
 
   static bool initialized() {
     int flag = 0;
@@ -64,33 +59,53 @@ class Environment {
   }
 
  private:
-  Environment(int* argc, char*** argv, const thread_level* required = nullptr) {
-    if (!initialized()) {
-      if (required) {
-        int provided = MPI_THREAD_SINGLE;
-        detail::call_mpi("MPI_Init_thread", MPI_Init_thread, argc, argv,
-                         static_cast<int>(*required), &provided);
-      } else {
-        detail::call_mpi("MPI_Init", MPI_Init, argc, argv);
-      }
-      owns_mpi_ = true;
-    }
-    // Where the program finalizes MPI itself, nampi's datatypes and ops are freed anyway.
-    detail::free_at_finalize();
-    // Errors must come back as return codes so that they become exceptions
-    // (unless the program chose NAMPI_ERRORS_ARE_FATAL, see nampi/error.hpp).
-    if constexpr (!errors_are_fatal) {
-      detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_WORLD,
-                       MPI_ERRORS_RETURN);
-      detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF,
-                       MPI_ERRORS_RETURN);
-    }
-    // nampi's own context of MPI_COMM_WORLD (nampi/detail/own_context.hpp): one MPI_Comm_dup, here
-    // where every process is anyway; range collectives and nampi's algorithms send on it.
-    detail::make_own_context(MPI_COMM_WORLD);
-  }
+  // The unit that makes the environment says whether errors are fatal (NAMPI_ERRORS_ARE_FATAL):
+  // the out-of-line constructor may be compiled elsewhere (nampi/detail/out_of_line.hpp).
+  Environment(int* argc, char*** argv, const thread_level* required = nullptr)
+      : Environment(argc, argv, required, errors_are_fatal) {}
+  // MPI_Init or MPI_Init_thread unless MPI runs already, then nampi's own setup.
+  NAMPI_OUT_OF_LINE Environment(int* argc, char*** argv, const thread_level* required,
+                                bool errors_fatal);
 
   bool owns_mpi_ = false;
 };
+
+#if NAMPI_DEFINE_OUT_OF_LINE
+NAMPI_OUT_OF_LINE Environment::Environment(int* argc, char*** argv, const thread_level* required,
+                                           bool errors_fatal) {
+  if (!initialized()) {
+    if (required) {
+      int provided = MPI_THREAD_SINGLE;
+      detail::call_mpi("MPI_Init_thread", MPI_Init_thread, argc, argv, static_cast<int>(*required),
+                       &provided);
+    } else {
+      detail::call_mpi("MPI_Init", MPI_Init, argc, argv);
+    }
+    owns_mpi_ = true;
+  }
+  // Where the program finalizes MPI itself, nampi's datatypes and ops are freed anyway.
+  detail::free_at_finalize();
+  // Errors must come back as return codes so that they become exceptions
+  // (unless the program chose NAMPI_ERRORS_ARE_FATAL, see nampi/error.hpp).
+  if (!errors_fatal) {
+    detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_WORLD,
+                     MPI_ERRORS_RETURN);
+    detail::call_mpi("MPI_Comm_set_errhandler", MPI_Comm_set_errhandler, MPI_COMM_SELF,
+                     MPI_ERRORS_RETURN);
+  }
+  // nampi's own context of MPI_COMM_WORLD (nampi/detail/own_context.hpp): one MPI_Comm_dup, here
+  // where every process is anyway; range collectives and nampi's algorithms send on it.
+  detail::make_own_context(MPI_COMM_WORLD);
+}
+
+NAMPI_OUT_OF_LINE Environment::~Environment() {
+  if (!owns_mpi_ || finalized()) return;
+  // Datatypes and ops nampi created must be freed while MPI still runs (MPI_Finalize
+  // would, through the attribute free_at_finalize() set; freeing first keeps the order
+  // visible).
+  detail::free_before_finalize();
+  MPI_Finalize();
+}
+#endif
 
 }  // namespace nampi

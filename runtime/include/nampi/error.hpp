@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "nampi/detail/out_of_line.hpp"
+
 // MPI errors become nampi::mpi_error exceptions: nampi installs MPI_ERRORS_RETURN
 // on MPI_COMM_WORLD and MPI_COMM_SELF and checks every return code (two
 // instructions per call). Define NAMPI_ERRORS_ARE_FATAL to 1 (the same in every
@@ -36,19 +38,28 @@ namespace detail {
 struct message_text {
   char text[MPI_MAX_ERROR_STRING + 512];
 };
-[[gnu::cold]] inline message_text vformat_message(const char* format, std::va_list args) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::cold]] NAMPI_OUT_OF_LINE message_text vformat_message(const char* format, std::va_list args);
+#else
+NAMPI_OUT_OF_LINE message_text vformat_message(const char* format, std::va_list args) {
   message_text m;
   std::vsnprintf(m.text, sizeof m.text, format, args);
   return m;
 }
-[[gnu::cold, gnu::format(printf, 1, 2)]] inline message_text format_message(const char* format,
-                                                                            ...) {
+#endif
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::cold,
+  gnu::format(printf, 1, 2)]] NAMPI_OUT_OF_LINE message_text format_message(const char* format,
+                                                                            ...);
+#else
+NAMPI_OUT_OF_LINE message_text format_message(const char* format, ...) {
   std::va_list args;
   va_start(args, format);
   const message_text m = vformat_message(format, args);
   va_end(args);
   return m;
 }
+#endif
 
 }  // namespace detail
 
@@ -115,43 +126,66 @@ class usage_error : public std::logic_error {
 namespace detail {
 
 // Throws the usage_error NAMPI_CHECK reports: "nampi: " and the printf-style message.
-[[noreturn, gnu::cold, gnu::noinline, gnu::format(printf, 1, 2)]] inline void throw_usage_error(
-    const char* format, ...) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline,
+  gnu::format(printf, 1, 2)]] NAMPI_OUT_OF_LINE void throw_usage_error(const char* format, ...);
+#else
+[[noreturn, gnu::cold, gnu::noinline,
+  gnu::format(printf, 1, 2)]] NAMPI_OUT_OF_LINE void throw_usage_error(const char* format, ...) {
   std::va_list args;
   va_start(args, format);
   const message_text body = vformat_message(format, args);
   va_end(args);
   throw usage_error(format_message("nampi: %s", body.text).text);
 }
+#endif
 
 // The usage errors of the size checks on every call's path, out of line with
 // their values as arguments: the check costs its caller a compare and a branch.
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_too_small(const char* call,
-                                                                   const char* param,
-                                                                   std::size_t holds,
-                                                                   std::size_t needed) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold,
+  gnu::noinline]] NAMPI_OUT_OF_LINE void throw_too_small(const char* call, const char* param,
+                                                         std::size_t holds, std::size_t needed);
+#else
+[[noreturn, gnu::cold,
+  gnu::noinline]] NAMPI_OUT_OF_LINE void throw_too_small(const char* call, const char* param,
+                                                         std::size_t holds, std::size_t needed) {
   throw usage_error(
       format_message("nampi: %s: '%s' holds %zu %s, %zu needed (pass a resize policy such as "
                      "resize_to_fit)",
                      call, param, holds, holds == 1 ? "element" : "elements", needed)
           .text);
 }
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_one_value(const char* call,
-                                                                   const char* param,
-                                                                   std::size_t needed) {
+#endif
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_one_value(const char* call,
+                                                                              const char* param,
+                                                                              std::size_t needed);
+#else
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_one_value(const char* call,
+                                                                              const char* param,
+                                                                              std::size_t needed) {
   throw usage_error(
       format_message("nampi: %s: '%s' holds one value, %zu needed", call, param, needed).text);
 }
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_short_array(
+#endif
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_short_array(
+    const char* call, const char* param, std::size_t holds, std::size_t needed, const char* peer);
+#else
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_short_array(
     const char* call, const char* param, std::size_t holds, std::size_t needed, const char* peer) {
   throw usage_error(format_message("nampi: %s: '%s' holds %zu %s, one per %s (%zu) needed", call,
                                    param, holds, holds == 1 ? "entry" : "entries", peer, needed)
                         .text);
 }
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_bad_displacements(const char* call,
-                                                                           const char* counts,
-                                                                           bool negative,
-                                                                           long long last) {
+#endif
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_bad_displacements(
+    const char* call, const char* counts, bool negative, long long last);
+#else
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_bad_displacements(
+    const char* call, const char* counts, bool negative, long long last) {
   if (negative)
     throw usage_error(format_message("nampi: %s: '%s' holds a negative count", call, counts).text);
   throw usage_error(format_message("nampi: %s: displacement %lld does not fit the displacements' "
@@ -159,10 +193,16 @@ namespace detail {
                                    call, last)
                         .text);
 }
+#endif
 
 // Out of line: an MPI call site costs a compare, a branch and a call, not the
 // exception's construction and unwinding code.
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_mpi_error(const char* name, int code) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_mpi_error(const char* name,
+                                                                              int code);
+#else
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_mpi_error(const char* name,
+                                                                              int code) {
 #if defined(MPIX_ERR_PROC_FAILED) || defined(MPIX_ERR_PROC_FAILED_PENDING) || \
     defined(MPIX_ERR_REVOKED) || defined(MPI_ERR_PROC_FAILED) || defined(MPI_ERR_REVOKED)
   // ULFM's classes get types of their own (the class is asked once, as mpi_error does), under
@@ -192,6 +232,7 @@ namespace detail {
   throw mpi_error(name, code);
 #endif
 }
+#endif
 
 // An MPI function's return code: mpi_error unless it succeeded. With
 // NAMPI_ERRORS_ARE_FATAL, MPI's own handler aborts on an error before the call
@@ -278,11 +319,11 @@ inline constexpr bool check_given_sizes = true;
 
 // NAMPI_CHECK of a size: where `always` (a size nampi computed), or a size the caller gave
 // unless NAMPI_TRUST_GIVEN_SIZES; `always` is a constant expression.
-#define NAMPI_CHECK_IF(always, condition, ...)                             \
-  do {                                                                     \
-    if constexpr ((always) || ::nampi::detail::check_given_sizes) {        \
-      NAMPI_CHECK(condition, __VA_ARGS__);                                 \
-    }                                                                      \
+#define NAMPI_CHECK_IF(always, condition, ...)                      \
+  do {                                                              \
+    if constexpr ((always) || ::nampi::detail::check_given_sizes) { \
+      NAMPI_CHECK(condition, __VA_ARGS__);                          \
+    }                                                               \
   } while (false)
 
 namespace nampi::detail {

@@ -23,6 +23,7 @@
 
 #include "nampi/detail/handle_registry.hpp"
 #include "nampi/detail/mpi/smpi_datatypes.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/error.hpp"
 #include "nampi/struct_type.hpp"
 
@@ -120,13 +121,17 @@ struct builtin_type<C<F>> : std::true_type {
   static MPI_Datatype get() noexcept { return complex_datatype<F>(); }
 };
 
-inline MPI_Datatype commit_contiguous_bytes(std::size_t bytes) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+NAMPI_OUT_OF_LINE MPI_Datatype commit_contiguous_bytes(std::size_t bytes);
+#else
+NAMPI_OUT_OF_LINE MPI_Datatype commit_contiguous_bytes(std::size_t bytes) {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   call_mpi("MPI_Type_contiguous", MPI_Type_contiguous, static_cast<int>(bytes), MPI_BYTE, &type);
   call_mpi("MPI_Type_commit", MPI_Type_commit, &type);
   type_registry().add(type);
   return type;
 }
+#endif
 
 template <typename T>
 concept has_type_traits = requires {

@@ -19,6 +19,7 @@
 
 #include "nampi/datatype.hpp"
 #include "nampi/detail/buffer_kind.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/slot.hpp"
 #include "nampi/error.hpp"
 #include "nampi/generated/parameters.hpp"
@@ -134,7 +135,8 @@ struct element_layout {
 // without an MPI call, another one asked for its extents (two local MPI calls).
 template <typename E>
 element_layout layout_of_handle(MPI_Datatype t) {
-  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
+  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)),
+                               static_cast<MPI_Aint>(sizeof(E))};
   if (t == mpi_datatype<E>()) return own;
   if (t == MPI_DATATYPE_NULL) return {0, 0, 0};  // not a datatype: the MPI call reports it
   MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
@@ -145,7 +147,8 @@ element_layout layout_of_handle(MPI_Datatype t) {
 
 template <typename E, typename TypeSlot>
 element_layout layout_of(const TypeSlot& type) {
-  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)), static_cast<MPI_Aint>(sizeof(E))};
+  constexpr element_layout own{0, static_cast<MPI_Aint>(sizeof(E)),
+                               static_cast<MPI_Aint>(sizeof(E))};
   if constexpr (TypeSlot::computed) {
     return own;
   } else if constexpr (requires { type.get().true_extent(); }) {
@@ -155,7 +158,12 @@ element_layout layout_of(const TypeSlot& type) {
   }
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] inline void throw_block_outside(
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_block_outside(
+    const char* call, const char* buffer, const char* peer, std::size_t index, long long count,
+    long long displ, long long begin, long long end, long long bytes);
+#else
+[[noreturn, gnu::cold, gnu::noinline]] NAMPI_OUT_OF_LINE void throw_block_outside(
     const char* call, const char* buffer, const char* peer, std::size_t index, long long count,
     long long displ, long long begin, long long end, long long bytes) {
   throw_usage_error(
@@ -164,6 +172,7 @@ element_layout layout_of(const TypeSlot& type) {
       call, peer, index, buffer, count, displ, begin, end, buffer, bytes,
       bytes == 1 ? "byte" : "bytes");
 }
+#endif
 
 // The block of peer `index`: count elements of `layout` from byte `at` lie inside the buffer's
 // `bytes` (in wide integers: no product can overflow); else the usage_error naming it.

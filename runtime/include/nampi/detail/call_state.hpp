@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/owned.hpp"
 #include "nampi/detail/recycled_blocks.hpp"
 #include "nampi/detail/slot.hpp"
@@ -28,11 +29,18 @@ inline constexpr std::size_t no_status = static_cast<std::size_t>(-1);
 
 // A destructor cannot throw: an MPI error while it completes or frees a request
 // ends the program with MPI's message.
-[[noreturn, gnu::cold]] inline void terminate_in_destructor(const char* call, const char* doing,
-                                                            const char* why) noexcept {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[noreturn, gnu::cold]] NAMPI_OUT_OF_LINE void terminate_in_destructor(const char* call,
+                                                                       const char* doing,
+                                                                       const char* why) noexcept;
+#else
+[[noreturn, gnu::cold]] NAMPI_OUT_OF_LINE void terminate_in_destructor(const char* call,
+                                                                       const char* doing,
+                                                                       const char* why) noexcept {
   std::fprintf(stderr, "nampi: %s: %s failed: %s\n", call, doing, why);
   std::terminate();
 }
+#endif
 
 // Completing a request, whichever kind: MPI's own here; a range_request's are its members.
 inline bool request_pending(const MPI_Request& request) noexcept {

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "nampi/detail/atomic_cell.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
@@ -34,13 +35,17 @@ struct datatype_facts {
 };
 
 // Asks MPI.
-[[gnu::noinline]] inline datatype_facts query_datatype_facts(MPI_Datatype type) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::noinline]] NAMPI_OUT_OF_LINE datatype_facts query_datatype_facts(MPI_Datatype type);
+#else
+[[gnu::noinline]] NAMPI_OUT_OF_LINE datatype_facts query_datatype_facts(MPI_Datatype type) {
   datatype_facts f;
   call_mpi("MPI_Type_get_extent", MPI_Type_get_extent, type, &f.lb, &f.extent);
   call_mpi("MPI_Type_get_true_extent", MPI_Type_get_true_extent, type, &f.true_lb, &f.true_extent);
   call_mpi("MPI_Type_size_x", MPI_Type_size_x, type, &f.size);
   return f;
 }
+#endif
 
 // A handle as a number (MPICH's handles are ints, Open MPI's and the ABI's pointers).
 template <typename Handle>
@@ -150,7 +155,10 @@ inline int cached_facts_keyval() {
   }();
   return keyval;
 }
-[[gnu::noinline]] inline datatype_facts derived_datatype_facts(MPI_Datatype type) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::noinline]] NAMPI_OUT_OF_LINE datatype_facts derived_datatype_facts(MPI_Datatype type);
+#else
+[[gnu::noinline]] NAMPI_OUT_OF_LINE datatype_facts derived_datatype_facts(MPI_Datatype type) {
   const int keyval = cached_facts_keyval();
   // Threads that ask of one type at once: one sets the attribute, the others find it (a
   // second MPI_Type_set_attr would delete the facts another thread is reading).
@@ -165,6 +173,7 @@ inline int cached_facts_keyval() {
   if (MPI_Type_set_attr(type, keyval, kept) != MPI_SUCCESS) delete kept;  // asked again next time
   return facts;
 }
+#endif
 
 // The facts of any datatype: from the table, or from the type's attribute.
 inline datatype_facts facts_of(MPI_Datatype type) {

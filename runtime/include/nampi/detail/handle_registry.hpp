@@ -8,13 +8,14 @@
 #include <mpi.h>
 
 #include "nampi/detail/atomic_cell.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/own_context.hpp"
 #include "nampi/detail/std_parts.hpp"
 #include "nampi/detail/trivial_vector.hpp"
 
 namespace nampi::detail {
 
-void free_at_finalize();
+NAMPI_OUT_OF_LINE void free_at_finalize();
 
 template <typename Handle>
 class HandleRegistry {
@@ -66,21 +67,32 @@ inline HandleRegistry<MPI_Op>& op_registry() {
 
 // Frees the registered handles and nampi's context of MPI_COMM_WORLD while MPI still runs:
 // from ~Environment or the attribute's delete callback below. Out of line: one copy serves both.
-[[gnu::noinline]] inline void free_before_finalize() {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void free_before_finalize();
+#else
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void free_before_finalize() {
   type_registry().free_all();
   op_registry().free_all();
   free_world_own_context();
 }
+#endif
 
 // The attribute's delete callback: MPI_Finalize (or freeing the attribute) calls it.
-inline int free_registered_handles(MPI_Comm, int, void*, void*) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+NAMPI_OUT_OF_LINE int free_registered_handles(MPI_Comm, int, void*, void*);
+#else
+NAMPI_OUT_OF_LINE int free_registered_handles(MPI_Comm, int, void*, void*) {
   free_before_finalize();
   return MPI_SUCCESS;
 }
+#endif
 
 // Sets the attribute once per program (MPI cannot be initialized twice), when nampi
 // registers its first handle.
-inline void free_at_finalize() {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+NAMPI_OUT_OF_LINE void free_at_finalize();
+#else
+NAMPI_OUT_OF_LINE void free_at_finalize() {
   static atomic_cell<bool> hooked;
   bool expected = false;
   if (!hooked.compare_exchange(expected, true)) return;
@@ -90,5 +102,6 @@ inline void free_at_finalize() {
     return;  // then only nampi::Environment frees them
   MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
 }
+#endif
 
 }  // namespace nampi::detail

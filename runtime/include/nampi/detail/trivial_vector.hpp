@@ -16,12 +16,20 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/out_of_line.hpp"
+
 namespace nampi::detail {
 
 // Room for at least `needed` elements of `element_size` bytes: `data` (from malloc, or null)
 // reallocated, its `capacity` updated. Out of line: one copy serves every element type.
-[[gnu::noinline]] inline void* grow_trivial_array(void* data, std::size_t needed,
-                                                  std::size_t& capacity, std::size_t element_size) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void* grow_trivial_array(void* data, std::size_t needed,
+                                                             std::size_t& capacity,
+                                                             std::size_t element_size);
+#else
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void* grow_trivial_array(void* data, std::size_t needed,
+                                                             std::size_t& capacity,
+                                                             std::size_t element_size) {
   std::size_t next = capacity < 4 ? 4 : capacity * 2;
   if (next < needed) next = needed;
   if (next > static_cast<std::size_t>(-1) / element_size) throw std::bad_alloc();
@@ -30,6 +38,7 @@ namespace nampi::detail {
   capacity = next;
   return grown;
 }
+#endif
 
 template <typename T>
 class trivial_vector {

@@ -11,6 +11,7 @@
 
 #include "nampi/detail/datatype_facts.hpp"
 #include "nampi/detail/large_count.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/range/handle.hpp"
 #include "nampi/detail/range/tags.hpp"
 #include "nampi/detail/scratch_array.hpp"
@@ -42,9 +43,16 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
 }
 
 // copy() below, out of line: any datatypes.
-[[gnu::noinline]] inline void copy_packed(const void* from, MPI_Count count, MPI_Datatype from_type,
-                                          void* to, MPI_Count count_to, MPI_Datatype to_type,
-                                          const range_handle& r) {
+#if !NAMPI_DEFINE_OUT_OF_LINE
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void copy_packed(const void* from, MPI_Count count,
+                                                     MPI_Datatype from_type, void* to,
+                                                     MPI_Count count_to, MPI_Datatype to_type,
+                                                     const range_handle& r);
+#else
+[[gnu::noinline]] NAMPI_OUT_OF_LINE void copy_packed(const void* from, MPI_Count count,
+                                                     MPI_Datatype from_type, void* to,
+                                                     MPI_Count count_to, MPI_Datatype to_type,
+                                                     const range_handle& r) {
   const datatype_facts from_facts = facts_of(from_type);
   const MPI_Count size = from_facts.size;
   if (from_type == to_type && count == count_to && from_facts.dense()) {
@@ -70,6 +78,7 @@ inline void sendrecv(const void* send_buf, MPI_Count send_count, MPI_Datatype se
   call_mpi("MPI_Unpack", MPI_Unpack, static_cast<const void*>(packed.data()), packed_bytes,
            &position, to, out.count(), out.type(), r.parent);
 }
+#endif
 
 // The copy() below for `count` elements of one `type` whose facts `f` the caller has asked
 // already (no second lookup).
