@@ -78,3 +78,18 @@ def test_each_out_of_line_definition_is_guarded_and_each_header_includes_the_mac
             assert rest[end:end + 1] == ";", (
                 f"{name}: defined where NAMPI_DEFINE_OUT_OF_LINE is 0: {rest[:end].strip()[:80]}")
         assert "NAMPI_OUT_OF_LINE" in declared, f"{name}: nothing declared for nampi::compiled"
+
+
+def test_declaration_and_definition_carry_the_same_attributes():
+    """Header-only units see only the definition, nampi::compiled's units only the
+    declaration: each must carry the attributes (noreturn, cold, noinline, format)."""
+    block = re.compile(r"#if !NAMPI_DEFINE_OUT_OF_LINE\n(.*?)\n#else\n(.*?)\n#endif", re.S)
+    attributes = re.compile(r"^\s*(\[\[.*?\]\])?", re.S)
+    checked = 0
+    for name in sorted(_headers_with_out_of_line()):
+        for declaration, definition in block.findall((INCLUDE / name).read_text(encoding="utf-8")):
+            declared = re.sub(r"\s+", " ", attributes.match(declaration).group(1) or "")
+            defined = re.sub(r"\s+", " ", attributes.match(definition).group(1) or "")
+            assert declared == defined, f"{name}: {declared!r} declared, {defined!r} defined"
+            checked += 1
+    assert checked >= 10

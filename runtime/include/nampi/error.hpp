@@ -41,7 +41,8 @@ struct message_text {
 #if !NAMPI_DEFINE_OUT_OF_LINE
 [[gnu::cold]] NAMPI_OUT_OF_LINE message_text vformat_message(const char* format, std::va_list args);
 #else
-NAMPI_OUT_OF_LINE message_text vformat_message(const char* format, std::va_list args) {
+[[gnu::cold]] NAMPI_OUT_OF_LINE message_text vformat_message(const char* format,
+                                                             std::va_list args) {
   message_text m;
   std::vsnprintf(m.text, sizeof m.text, format, args);
   return m;
@@ -52,7 +53,9 @@ NAMPI_OUT_OF_LINE message_text vformat_message(const char* format, std::va_list 
   gnu::format(printf, 1, 2)]] NAMPI_OUT_OF_LINE message_text format_message(const char* format,
                                                                             ...);
 #else
-NAMPI_OUT_OF_LINE message_text format_message(const char* format, ...) {
+[[gnu::cold,
+  gnu::format(printf, 1, 2)]] NAMPI_OUT_OF_LINE message_text format_message(const char* format,
+                                                                            ...) {
   std::va_list args;
   va_start(args, format);
   const message_text m = vformat_message(format, args);
