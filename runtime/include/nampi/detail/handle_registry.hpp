@@ -89,9 +89,8 @@ NAMPI_OUT_OF_LINE int free_registered_handles(MPI_Comm, int, void*, void*) {
 
 // Sets the attribute once per program (MPI cannot be initialized twice), when nampi
 // registers its first handle.
-#if !NAMPI_DEFINE_OUT_OF_LINE
-NAMPI_OUT_OF_LINE void free_at_finalize();
-#else
+// (Declared at the top.)
+#if NAMPI_DEFINE_OUT_OF_LINE
 NAMPI_OUT_OF_LINE void free_at_finalize() {
   static atomic_cell<bool> hooked;
   bool expected = false;
