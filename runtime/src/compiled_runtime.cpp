@@ -12,6 +12,8 @@
 #include "nampi/detail/call_state.hpp"
 #include "nampi/detail/datatype_facts.hpp"
 #include "nampi/detail/handle_registry.hpp"
+#include "nampi/detail/infer.hpp"
+#include "nampi/detail/large_count.hpp"
 #include "nampi/detail/range/messages.hpp"
 #include "nampi/detail/trivial_vector.hpp"
 #include "nampi/environment.hpp"

@@ -1,8 +1,9 @@
 """nampi::compiled (nampi/detail/out_of_line.hpp): the library's source includes every header
-that defines an out-of-line function, and each such function is declared and then defined
-under `#if NAMPI_DEFINE_OUT_OF_LINE`, so that a unit in that mode compiles none of them and
-the library all of them. A header left out would be a link error only in the programs that
-happen to call one of its functions."""
+that defines an out-of-line function or names a library instance of a function template, and
+each such function is declared and then defined under `#if NAMPI_DEFINE_OUT_OF_LINE`, each
+instance named under `#if NAMPI_LIBRARY_INSTANCES`, so that a unit in that mode compiles none
+of them and the library all of them. A header left out would be a link error only in the
+programs that happen to call one of its functions."""
 
 from __future__ import annotations
 
@@ -15,18 +16,22 @@ SOURCE = REPO / "runtime" / "src" / "compiled_runtime.cpp"
 MACROS = "nampi/detail/out_of_line.hpp"
 
 
-def _headers_with_out_of_line() -> set[str]:
+def _headers_with(macro: str) -> set[str]:
     found = set()
     for path in INCLUDE.rglob("*.hpp"):
         name = path.relative_to(INCLUDE).as_posix()
-        if name != MACROS and "NAMPI_OUT_OF_LINE" in path.read_text(encoding="utf-8"):
+        if name != MACROS and re.search(rf"\b{macro}\b", path.read_text(encoding="utf-8")):
             found.add(name)
     return found
 
 
+def _headers_with_out_of_line() -> set[str]:
+    return _headers_with("NAMPI_OUT_OF_LINE")
+
+
 def test_the_library_source_includes_every_header_with_out_of_line_functions():
     included = set(re.findall(r'^#include "([^"]+)"', SOURCE.read_text(encoding="utf-8"), re.M))
-    headers = _headers_with_out_of_line()
+    headers = _headers_with_out_of_line() | _headers_with("NAMPI_LIBRARY_INSTANCE")
     assert headers, "no header declares an out-of-line function"
     assert headers <= included, f"missing in {SOURCE.name}: {sorted(headers - included)}"
     assert included <= headers, f"{SOURCE.name} includes headers without any: {sorted(included - headers)}"
@@ -93,3 +98,21 @@ def test_declaration_and_definition_carry_the_same_attributes():
             assert declared == defined, f"{name}: {declared!r} declared, {defined!r} defined"
             checked += 1
     assert checked >= 10
+
+
+def test_each_library_instance_is_guarded_and_names_an_explicit_instance():
+    """`NAMPI_LIBRARY_INSTANCE` is `template` in the library and `extern template` in a unit
+    of nampi::compiled; undefined in header-only mode, so each use sits under
+    `#if NAMPI_LIBRARY_INSTANCES` and names one instance (template arguments given)."""
+    use = re.compile(r"#if NAMPI_LIBRARY_INSTANCES\nNAMPI_LIBRARY_INSTANCE void (\w+)<[^>]+>\(.*?\);\n#endif", re.S)
+    named = 0
+    for name in sorted(_headers_with("NAMPI_LIBRARY_INSTANCE")):
+        text = (INCLUDE / name).read_text(encoding="utf-8")
+        assert f'#include "{MACROS}"' in text, f"{name} does not include {MACROS}"
+        found = use.findall(text)
+        assert len(found) == text.count("NAMPI_LIBRARY_INSTANCE "), f"{name}: an unguarded library instance"
+        for function in found:
+            assert re.search(rf"\[\[gnu::noinline\]\] void {function}\(", text), (
+                f"{name}: {function} is not a noinline function template of this header")
+        named += len(found)
+    assert named >= 2

@@ -944,7 +944,7 @@ def test_serialized_per_rank_checks_and_rules(spec):
         "else nampi::infer::required_at_root(send_counts, ctx, root); }"
     ) in rules
     slots = body(scatterv, scatterv.regular)["slots"]
-    assert slots[0].startswith("auto send_buf = nampi::detail::resolve<nampi::param_id::send_buf, nampi::detail::serialized_per_rank,")
+    assert slots[0].startswith("auto send_buf = nampi::detail::slot_for<nampi::param_id::send_buf, nampi::detail::serialized_per_rank,")
 
     alltoallv = _binding(spec, "alltoallv")
     # Required, unless a serialized buffer computes it: the tag says so (nampi/detail/check_call.hpp).

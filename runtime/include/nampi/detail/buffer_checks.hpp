@@ -192,6 +192,41 @@ inline void check_block(const char* call, const char* buffer, const char* peer, 
                         static_cast<long long>(end), static_cast<long long>(bytes));
 }
 
+// The blocks of check_blocks_fit (below), in a buffer of `size` elements of `own` bytes each.
+// Out of line: its code depends only on the arrays' element types, so one copy serves every
+// instance of the calls in a unit (each instance compiling its own loops in wide integers cost
+// it about 0.1 G compiler instructions; bench/README.md), and the library compiles the one for
+// int arrays (NAMPI_LIBRARY_INSTANCE).
+template <typename Count, typename Displ>
+[[gnu::noinline]] void check_blocks_inside(const char* call, const char* buffer, const char* peer,
+                                           const Count* count, const Displ* displ,
+                                           std::size_t peers, std::size_t size, MPI_Aint own,
+                                           const element_layout& layout) {
+  if (layout.true_lb == 0 && layout.true_extent == own && layout.extent == own) {
+    // The buffer's own elements (the common case): blocks [displ, displ + count) of
+    // elements, in unsigned 64-bit arithmetic (a negative value becomes huge and fails).
+    const auto elements = static_cast<unsigned long long>(size);
+    bool inside = true;
+    for (std::size_t i = 0; i < peers; ++i) {
+      const auto c = static_cast<unsigned long long>(static_cast<long long>(count[i]));
+      const auto d = static_cast<unsigned long long>(static_cast<long long>(displ[i]));
+      inside &= c == 0 || (c <= elements && d <= elements - c);
+    }
+    if (inside) [[likely]]
+      return;
+  }
+  const wide_int bytes = static_cast<wide_int>(size) * static_cast<wide_int>(own);
+  for (std::size_t i = 0; i < peers; ++i)
+    check_block(call, buffer, peer, i, count[i], displ[i],
+                static_cast<wide_int>(displ[i]) * layout.extent, layout, bytes);
+}
+#if NAMPI_LIBRARY_INSTANCES
+NAMPI_LIBRARY_INSTANCE void check_blocks_inside<int, int>(const char*, const char*, const char*,
+                                                          const int*, const int*, std::size_t,
+                                                          std::size_t, MPI_Aint,
+                                                          const element_layout&);
+#endif
+
 // Before the MPI call: the blocks MPI reads of a buffer, one per peer (counts[i] elements of
 // the datatype at displacement displs[i], counted in its extent: alltoallv's and scatterv's
 // send blocks), lie inside it. Checked in every build where nampi computed the counts or
@@ -204,27 +239,9 @@ inline void check_blocks_fit(const char* call, const Buffer& buffer, const Count
                              const char* peer) {
   if constexpr (Counts::computed || Displs::computed || check_given_sizes) {
     using E = slot_element_t<Buffer>;
-    const element_layout layout = layout_of<E>(type);
-    const auto* count = counts.data();
-    const auto* displ = displs.data();
-    constexpr auto own = static_cast<MPI_Aint>(sizeof(E));
-    if (layout.true_lb == 0 && layout.true_extent == own && layout.extent == own) {
-      // The buffer's own elements (the common case): blocks [displ, displ + count) of
-      // elements, in unsigned 64-bit arithmetic (a negative value becomes huge and fails).
-      const auto size = static_cast<unsigned long long>(buffer.size());
-      bool inside = true;
-      for (std::size_t i = 0; i < peers; ++i) {
-        const auto c = static_cast<unsigned long long>(static_cast<long long>(count[i]));
-        const auto d = static_cast<unsigned long long>(static_cast<long long>(displ[i]));
-        inside &= c == 0 || (c <= size && d <= size - c);
-      }
-      if (inside) [[likely]]
-        return;
-    }
-    const wide_int bytes = static_cast<wide_int>(buffer.size()) * static_cast<wide_int>(sizeof(E));
-    for (std::size_t i = 0; i < peers; ++i)
-      check_block(call, param_name(Buffer::id), peer, i, count[i], displ[i],
-                  static_cast<wide_int>(displ[i]) * layout.extent, layout, bytes);
+    check_blocks_inside(call, param_name(Buffer::id), peer, counts.data(), displs.data(), peers,
+                        static_cast<std::size_t>(buffer.size()), static_cast<MPI_Aint>(sizeof(E)),
+                        layout_of<E>(type));
   }
 }
 

@@ -13,6 +13,7 @@
 #include "nampi/detail/buffer_checks.hpp"
 #include "nampi/detail/call_context.hpp"
 #include "nampi/detail/large_count.hpp"
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/detail/slot.hpp"
 #include "nampi/detail/std_parts.hpp"
 #include "nampi/error.hpp"
@@ -106,6 +107,30 @@ constexpr const char* name_of(const Slot&) {
   return param_name(std::remove_cvref_t<Slot>::id);
 }
 
+// infer::exclusive_scan's loop (below): n counts into their displacements. Out of line: its
+// code depends only on the arrays' element types, so one copy serves every instance of the
+// calls in a unit (bench/README.md, "Where compile time goes"), and the library compiles the
+// one for int arrays (NAMPI_LIBRARY_INSTANCE).
+template <typename Displ, typename Count>
+[[gnu::noinline]] void scan_counts(const char* call, const char* counts_name, const Count* count,
+                                   std::size_t n, Displ* displs) {
+  constexpr auto bound = static_cast<unsigned long long>(std::numeric_limits<Displ>::max());
+  static_assert((bound & (bound + 1)) == 0, "the largest Displ is 2^k - 1");
+  MPI_Count next = 0;  // int counts may sum beyond an int
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto this_count = static_cast<MPI_Count>(count[i]);
+    if ((static_cast<unsigned long long>(next) | static_cast<unsigned long long>(this_count)) >
+        bound) [[unlikely]]
+      throw_bad_displacements(call, counts_name, next < 0 || this_count < 0, next);
+    displs[i] = static_cast<Displ>(next);
+    next += this_count;
+  }
+}
+#if NAMPI_LIBRARY_INSTANCES
+NAMPI_LIBRARY_INSTANCE void scan_counts<int, int>(const char*, const char*, const int*, std::size_t,
+                                                  int*);
+#endif
+
 }  // namespace nampi::detail
 
 namespace nampi::infer {
@@ -186,27 +211,12 @@ void same_as_at_root(Out& out, const Ctx& ctx, const Source& source, const Root&
 // the largest Displ is 2^k - 1, so the OR of the two stays within it exactly when both do,
 // and a negative value converts to one above it. With no negative count the last block
 // ends last, as size_extent relies on. MPI writes through the receive displacements.
-// Out of line: its code does not depend on the element type, so one copy serves every
-// instance of a call (bench/README.md, "Where compile time goes").
+// The scan is nampi::detail::scan_counts, out of line (above).
 template <typename Ctx, typename Out, typename Counts>
-[[gnu::noinline]] void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
+void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
   const std::size_t n = counts.size();
   out.resize_for(n, ctx.call, always_checked{});
-  using Displ = std::remove_cvref_t<decltype(*out.data())>;
-  constexpr auto bound = static_cast<unsigned long long>(std::numeric_limits<Displ>::max());
-  static_assert((bound & (bound + 1)) == 0, "the largest Displ is 2^k - 1");
-  Displ* displs = out.data();
-  const auto* count = counts.data();
-  MPI_Count next = 0;  // int counts may sum beyond an int
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto this_count = static_cast<MPI_Count>(count[i]);
-    if ((static_cast<unsigned long long>(next) | static_cast<unsigned long long>(this_count)) >
-        bound) [[unlikely]]
-      detail::throw_bad_displacements(ctx.call, param_name(Counts::id), next < 0 || this_count < 0,
-                                      next);
-    displs[i] = static_cast<Displ>(next);
-    next += this_count;
-  }
+  detail::scan_counts(ctx.call, param_name(Counts::id), counts.data(), n, out.data());
 }
 
 // Room for every rank's block: up to max(displs[i] + counts[i]). Equals the

@@ -27,3 +27,18 @@
 #define NAMPI_OUT_OF_LINE inline
 #define NAMPI_DEFINE_OUT_OF_LINE 1
 #endif
+
+// Instances of function templates that the library compiles for the common case (int counts
+// and displacements arrays): in compiled mode a unit declares each `extern template` and
+// compiles none of them (`#if NAMPI_LIBRARY_INSTANCES` `NAMPI_LIBRARY_INSTANCE void f<int>(...);`).
+// Each is a noinline template of element types only, instantiated alike in every mode.
+#if defined(NAMPI_COMPILED_RUNTIME) && NAMPI_COMPILED_RUNTIME
+#define NAMPI_LIBRARY_INSTANCES 1
+#if defined(NAMPI_RUNTIME_SOURCE)
+#define NAMPI_LIBRARY_INSTANCE template
+#else
+#define NAMPI_LIBRARY_INSTANCE extern template
+#endif
+#else
+#define NAMPI_LIBRARY_INSTANCES 0
+#endif

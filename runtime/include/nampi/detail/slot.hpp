@@ -297,15 +297,40 @@ using policy_unless_given =
     std::conditional_t<std::is_same_v<Policy, resize_to_fit> && !computes<Count, Args...>,
                        grow_only, Policy>;
 
-// The slot of a parameter the caller gave (`param`, its named argument). A function of that
-// one argument, not of the call's whole argument list: so a call instantiated again for other
-// arguments (another element type) reuses it where this argument is the same, and each
-// parameter the caller omits costs no function at all (resolve, below). Default, Policy and
-// Moved as for resolve.
-template <auto Id, typename Default, typename Policy, moved_input Moved, typename Param>
-auto given_slot(Param& param) {
+// The op parameter's slot also holds the call's lease of an op table entry
+// (user_ops.hpp), taken when the call starts: it ends with the slot, that is
+// when a blocking call returns or a nonblocking or persistent call's result,
+// which keeps its slots until completion, is destroyed or read.
+template <typename Inner>
+class op_slot : public Inner {
+ public:
+  explicit op_slot(Inner inner) : Inner(std::move(inner)) {}
+  op_lease lease;
+};
+
+// What a call's body finds for a parameter the caller omitted. A body holds its arguments as
+// pack<Args&..., omitted_argument> (`nampi_arguments`), so that pick<index_of<Id, Args...>()>
+// finds parameter Id's argument or, where it is absent, this trailing one.
+struct omitted_argument {};
+
+// The slot of parameter Id, from its argument in a call's body (see omitted_argument).
+//  Default        - storage type when the call must create the value itself
+//                   (serialized_per_rank: a required buffer's, see above);
+//  Policy         - the binding's resize policy when the caller names none;
+//  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
+//  Moved          - what a nonblocking call does with an input moved in.
+// A function of that one argument, not of the call's whole argument list: so a call
+// instantiated again for other arguments (another element type) reuses it where this argument
+// is the same, and an omitted parameter's is shared by every call that omits it alike (each
+// small function an instance adds costs it about 0.7 M compiler instructions at -O2).
+// AsOp: the op parameter's slot, with its lease (op_slot).
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
+          moved_input Moved = moved_input::borrow, bool AsOp = is_op_param<Id>, typename Param>
+auto slot_for(Param& param) {
   using Storage = typename Param::storage_type;
-  if constexpr (serialized_buffer<Storage>) {
+  if constexpr (AsOp) {
+    return op_slot(slot_for<Id, Default, Policy, ReturnOmitted, Moved, false>(param));
+  } else if constexpr (serialized_buffer<Storage>) {
     // nampi/serialization.hpp: the buffer makes its own slot, which owns the bytes.
     return std::remove_cvref_t<Storage>::template make_slot<Id, Param::direction, Default>(
         std::forward<Storage>(param.value));
@@ -323,42 +348,26 @@ auto given_slot(Param& param) {
                        true>(std::move(param.value));
   }
 }
+template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
+          moved_input Moved = moved_input::borrow>
+auto slot_for(omitted_argument&) {
+  if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
+    return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
+  else if constexpr (!ReturnOmitted && scratch_eligible<Default>)
+    return output_slot<Id, scratch_array<typename Default::value_type>, resize_to_fit, true,
+                       false>{};  // the call's own counts or displacements
+  else
+    return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
+}
 
-// The op parameter's slot also holds the call's lease of an op table entry
-// (user_ops.hpp), taken when the call starts: it ends with the slot, that is
-// when a blocking call returns or a nonblocking or persistent call's result,
-// which keeps its slots until completion, is destroyed or read.
-template <typename Inner>
-class op_slot : public Inner {
- public:
-  explicit op_slot(Inner inner) : Inner(std::move(inner)) {}
-  op_lease lease;
-};
-
-// The slot of parameter Id for a call with arguments Args.
-//  Default        - storage type when the call must create the value itself
-//                   (serialized_per_rank: a required buffer's, see above);
-//  Policy         - the binding's resize policy when the caller names none;
-//  ReturnOmitted  - an omitted parameter is returned (the receive buffer);
-//  Moved          - what a nonblocking call does with an input moved in.
+// The same for code that holds a call's arguments as a pack of its own (plugins).
 template <auto Id, typename Default, typename Policy, bool ReturnOmitted,
           moved_input Moved = moved_input::borrow, typename... Args>
 auto resolve(Args&... args) {
-  if constexpr (!has_param<Id, Args...>) {
-    if constexpr (requires { Default::template omitted_slot<Id, ReturnOmitted>(); })
-      return Default::template omitted_slot<Id, ReturnOmitted>();  // serialization.hpp's blocks
-    else if constexpr (!ReturnOmitted && scratch_eligible<Default>)
-      return output_slot<Id, scratch_array<typename Default::value_type>, resize_to_fit, true,
-                         false>{};  // the call's own counts or displacements
-    else
-      return output_slot<Id, Default, resize_to_fit, true, ReturnOmitted>{};
-  } else if constexpr (is_op_param<Id>) {
-    return op_slot(given_slot<Id, Default, Policy, Moved>(get_param<Id>(args...)));
-  } else {
-    return given_slot<Id, Default, Policy, Moved>(get_param<Id>(args...));
-  }
+  pack<Args&..., omitted_argument> arguments{{{args}..., {}}};
+  return slot_for<Id, Default, Policy, ReturnOmitted, Moved>(
+      pick<index_of<Id, Args...>()>(arguments));
 }
-
 // Conversions from a slot to the C argument of an MPI function; which one a
 // parameter uses is its `to_mpi` field in spec/parameters.yaml.
 
