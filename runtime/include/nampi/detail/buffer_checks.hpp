@@ -192,29 +192,18 @@ inline void check_block(const char* call, const char* buffer, const char* peer, 
                         static_cast<long long>(end), static_cast<long long>(bytes));
 }
 
-// The blocks of check_blocks_fit (below), in a buffer of `size` elements of `own` bytes each.
-// Out of line: its code depends only on the arrays' element types, so one copy serves every
-// instance of the calls in a unit (each instance compiling its own loops in wide integers cost
-// it about 0.1 G compiler instructions; bench/README.md), and the library compiles the one for
-// int arrays (NAMPI_LIBRARY_INSTANCE).
+// The blocks of check_blocks_fit (below) checked one by one in wide integers, in a buffer of
+// `size` elements of `own` bytes each: where they are not the buffer's own elements, or where
+// one lies outside (it reports the first). Out of line: its code depends only on the arrays'
+// element types, so one copy serves every instance of the calls in a unit (each instance
+// compiling its own loop in wide integers and its throw cost it about 0.1 G compiler
+// instructions; bench/README.md), and the library compiles the one for int arrays
+// (NAMPI_LIBRARY_INSTANCE).
 template <typename Count, typename Displ>
 [[gnu::noinline]] void check_blocks_inside(const char* call, const char* buffer, const char* peer,
                                            const Count* count, const Displ* displ,
                                            std::size_t peers, std::size_t size, MPI_Aint own,
                                            const element_layout& layout) {
-  if (layout.true_lb == 0 && layout.true_extent == own && layout.extent == own) {
-    // The buffer's own elements (the common case): blocks [displ, displ + count) of
-    // elements, in unsigned 64-bit arithmetic (a negative value becomes huge and fails).
-    const auto elements = static_cast<unsigned long long>(size);
-    bool inside = true;
-    for (std::size_t i = 0; i < peers; ++i) {
-      const auto c = static_cast<unsigned long long>(static_cast<long long>(count[i]));
-      const auto d = static_cast<unsigned long long>(static_cast<long long>(displ[i]));
-      inside &= c == 0 || (c <= elements && d <= elements - c);
-    }
-    if (inside) [[likely]]
-      return;
-  }
   const wide_int bytes = static_cast<wide_int>(size) * static_cast<wide_int>(own);
   for (std::size_t i = 0; i < peers; ++i)
     check_block(call, buffer, peer, i, count[i], displ[i],
@@ -232,16 +221,34 @@ NAMPI_LIBRARY_INSTANCE void check_blocks_inside<int, int>(const char*, const cha
 // send blocks), lie inside it. Checked in every build where nampi computed the counts or
 // the displacements (an exclusive scan of the caller's counts), and where the caller gave
 // both unless NAMPI_TRUST_GIVEN_SIZES. (A receive buffer's blocks are checked by its resize
-// rule, size_extent.) One pass over the peers, in wide integers: no product can overflow.
+// rule, size_extent.) One pass over the peers here for the buffer's own elements, the
+// common case; the others, and a block outside, in check_blocks_inside.
 template <typename Buffer, typename Counts, typename Displs, typename TypeSlot>
 inline void check_blocks_fit(const char* call, const Buffer& buffer, const Counts& counts,
                              const Displs& displs, const TypeSlot& type, std::size_t peers,
                              const char* peer) {
   if constexpr (Counts::computed || Displs::computed || check_given_sizes) {
     using E = slot_element_t<Buffer>;
-    check_blocks_inside(call, param_name(Buffer::id), peer, counts.data(), displs.data(), peers,
-                        static_cast<std::size_t>(buffer.size()), static_cast<MPI_Aint>(sizeof(E)),
-                        layout_of<E>(type));
+    const element_layout layout = layout_of<E>(type);
+    const auto* count = counts.data();
+    const auto* displ = displs.data();
+    constexpr auto own = static_cast<MPI_Aint>(sizeof(E));
+    if (layout.true_lb == 0 && layout.true_extent == own && layout.extent == own) {
+      // Blocks [displ, displ + count) of elements, in unsigned 64-bit arithmetic (a negative
+      // value becomes huge and fails).
+      const auto size = static_cast<unsigned long long>(buffer.size());
+      bool inside = true;
+      for (std::size_t i = 0; i < peers; ++i) {
+        const auto c = static_cast<unsigned long long>(static_cast<long long>(count[i]));
+        const auto d = static_cast<unsigned long long>(static_cast<long long>(displ[i]));
+        inside &= c == 0 || (c <= size && d <= size - c);
+      }
+      if (inside) [[likely]]
+        return;
+    }
+    constexpr const char* name = param_name(Buffer::id);
+    check_blocks_inside(call, name, peer, count, displ, peers,
+                        static_cast<std::size_t>(buffer.size()), own, layout);
   }
 }
 

@@ -216,7 +216,8 @@ template <typename Ctx, typename Out, typename Counts>
 void exclusive_scan(Out& out, const Ctx& ctx, const Counts& counts) {
   const std::size_t n = counts.size();
   out.resize_for(n, ctx.call, always_checked{});
-  detail::scan_counts(ctx.call, param_name(Counts::id), counts.data(), n, out.data());
+  constexpr const char* counts_name = param_name(Counts::id);
+  detail::scan_counts(ctx.call, counts_name, counts.data(), n, out.data());
 }
 
 // Room for every rank's block: up to max(displs[i] + counts[i]). Equals the
