@@ -14,6 +14,7 @@
 #include "nampi/detail/handle_registry.hpp"
 #include "nampi/detail/infer.hpp"
 #include "nampi/detail/large_count.hpp"
+#include "nampi/detail/narrow.hpp"
 #include "nampi/detail/range/messages.hpp"
 #include "nampi/detail/trivial_vector.hpp"
 #include "nampi/environment.hpp"

@@ -88,3 +88,19 @@ TEST_CASE("int counts widened for a _c twin keep their values") {
   const nampi::detail::input_slot<nampi::param_id::recv_counts, std::vector<int>> empty(none);
   CHECK(nampi::detail::to_mpi_large_array<MPI_Count>(empty).data() != nullptr);
 }
+
+TEST_CASE("a computed count that does not fit the caller's type throws, signed or unsigned") {
+  // The two throws the library compiles (detail::throw_does_not_fit_wide of usage_error): a
+  // buffer's size (std::size_t) into send_recv_count_out, an MPI_Count into recv_count_out.
+  nampi::Communicator comm;
+  const std::vector<char> data(300, 'x');
+  std::vector<char> copy = data;
+  signed char count = 0;
+  CHECK_THROWS_WITH_AS(comm.bcast(send_recv_buf(copy), send_recv_count_out(count)),
+                       doctest::Contains("bcast: 'send_recv_count' (300) does not fit"),
+                       nampi::usage_error);
+  CHECK_THROWS_WITH_AS(comm.allgather(send_buf(data), recv_count_out(count)),
+                       doctest::Contains("allgather: 'recv_count' (300) does not fit"),
+                       nampi::usage_error);
+  CHECK(count == 0);
+}

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "nampi/detail/buffer_checks.hpp"
@@ -191,10 +192,17 @@ void element_size_of(Out& out, const Ctx&, const Buffer&) {
   out.set(static_cast<int>(sizeof(detail::slot_element_t<Buffer>)));
 }
 
-// The same value as another parameter.
+// The same value as another parameter. A count goes into a type the caller may have chosen
+// (recv_count_out(c) with a small c), checked to fit as every count nampi stores
+// (set_count); a datatype as it is.
 template <typename Ctx, typename Out, typename Source>
-void same_as(Out& out, const Ctx&, const Source& source) {
-  out.set(detail::c_value(source.get()));
+void same_as(Out& out, const Ctx& ctx, const Source& source) {
+  const auto value = detail::c_value(source.get());
+  if constexpr (std::is_integral_v<decltype(value)> &&
+                std::is_integral_v<typename Out::object_type>)
+    detail::set_count(out, value, ctx.call, name_of(out));
+  else
+    out.set(value);
 }
 
 // As same_as at the root. Elsewhere MPI ignores the value: a caller's variable

@@ -11,12 +11,14 @@
 #include <type_traits>
 #include <utility>
 
+#include "nampi/detail/out_of_line.hpp"
 #include "nampi/error.hpp"
 
 namespace nampi::detail {
 
 // "nampi: <call>: '<what>' (<value>) does not fit <into>", built only when the check fails.
-// One instance per error type and signedness: the value goes as the widest integer.
+// One instance per error type and signedness: the value goes as the widest integer; the
+// library compiles usage_error's two (NAMPI_LIBRARY_INSTANCE), which the calls use.
 template <typename Error, typename Wide>
 [[noreturn, gnu::cold, gnu::noinline]] void throw_does_not_fit_wide(Wide value, const char* call,
                                                                     const char* what,
@@ -28,6 +30,13 @@ template <typename Error, typename Wide>
     throw Error(
         format_message("nampi: %s: '%s' (%llu) does not fit %s", call, what, value, into).text);
 }
+#if NAMPI_LIBRARY_INSTANCES
+NAMPI_LIBRARY_INSTANCE void throw_does_not_fit_wide<usage_error, long long>(long long, const char*,
+                                                                            const char*,
+                                                                            const char*);
+NAMPI_LIBRARY_INSTANCE void throw_does_not_fit_wide<usage_error, unsigned long long>(
+    unsigned long long, const char*, const char*, const char*);
+#endif
 template <typename Error, typename From>
 [[noreturn, gnu::always_inline]] inline void throw_does_not_fit(From value, const char* call,
                                                                 const char* what,
